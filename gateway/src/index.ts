@@ -1,0 +1,2 @@
+export * from './gateway.ts';
+export * from './securityHeaders.ts';

@@ -1,0 +1,117 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '@leadforge/kit';
+import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadforge/kit';
+import type { Role, UserStatus } from '@leadforge/contracts';
+import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  status: UserStatus;
+  created_at: Date;
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface Registration {
+  name: string;
+  email: string;
+  password: string;
+  referral_code?: string;
+  promo_code?: string;
+  order_id?: string;
+}
+
+export async function registerUser(db: Db, input: Registration, adminEmails: Set<string>): Promise<UserRow> {
+  const name = input.name.trim();
+  const email = normaliseEmail(input.email);
+  if (!name) throw badRequest('Please fill in all fields');
+  if (input.password.length < PASSWORD_MIN_LENGTH) throw badRequest('Password must be at least 6 characters long');
+  const passwordHash = await hashPassword(input.password);
+  const role: Role = adminEmails.has(email) ? 'admin' : 'user';
+  try {
+    return await db.transaction(async (trx) => {
+      const [user] = await trx('users')
+        .insert({ id: uuidv7(), name, email, password_hash: passwordHash, role, status: 'active' })
+        .returning('*');
+      await emitEvent(trx, 'user.registered', user.id, {
+        user_id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        status: user.status,
+        created_at: new Date(user.created_at).toISOString(),
+        ...(input.referral_code ? { referral_code: input.referral_code.trim() } : {}),
+        ...(input.promo_code ? { promo_code: input.promo_code.trim().toUpperCase() } : {}),
+        ...(input.order_id ? { order_id: input.order_id.trim() } : {}),
+      });
+      return user as UserRow;
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw conflict('An account with this email already exists', 'email_taken');
+    throw err;
+  }
+}
+
+export async function authenticateUser(db: Db, emailInput: string, password: string): Promise<UserRow> {
+  const user: UserRow | undefined = await db('users').where({ email: normaliseEmail(emailInput) }).first();
+  if (!user) {
+    await verifyPassword(password, await DUMMY_HASH_PROMISE);
+    throw unauthorized('Invalid email or password', 'invalid_credentials');
+  }
+  if (!(await verifyPassword(password, user.password_hash))) throw unauthorized('Invalid email or password', 'invalid_credentials');
+  if (user.status !== 'active') throw unauthorized('This account is not active; contact support', 'account_inactive');
+  return user;
+}
+
+export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  return db('users').where({ id }).first();
+}
+
+export async function setRole(db: Db, id: string, role: Role, actorId?: string): Promise<UserRow> {
+  if (actorId && actorId === id && role !== 'admin') throw badRequest('You cannot demote your own account', 'self_demote');
+  return db.transaction(async (trx) => {
+    const user: UserRow | undefined = await trx('users').where({ id }).forUpdate().first();
+    if (!user || user.status === 'deleted') throw notFound('User not found', 'user_not_found');
+    if (user.role === role) return user;
+    const [updated] = await trx('users').where({ id }).update({ role, updated_at: trx.fn.now() }).returning('*');
+    await emitEvent(trx, 'user.role_changed', id, { user_id: id, role, ...(actorId ? { actor_id: actorId } : {}) });
+    return updated as UserRow;
+  });
+}
+
+export async function setStatus(db: Db, id: string, status: UserStatus, actorId?: string): Promise<UserRow> {
+  if (actorId && actorId === id && status !== 'active') throw badRequest('You cannot deactivate your own account', 'self_deactivate');
+  return db.transaction(async (trx) => {
+    const user: UserRow | undefined = await trx('users').where({ id }).forUpdate().first();
+    if (!user) throw notFound('User not found', 'user_not_found');
+    if (user.status === status) return user;
+    const [updated] = await trx('users').where({ id }).update({ status, updated_at: trx.fn.now() }).returning('*');
+    await emitEvent(trx, 'user.status_changed', id, { user_id: id, status, ...(actorId ? { actor_id: actorId } : {}) });
+    return updated as UserRow;
+  });
+}
+
+/** Makes every existing account named in ADMIN_EMAILS an admin; returns the emails promoted. */
+export async function promoteAdmins(db: Db, emails: Iterable<string>): Promise<string[]> {
+  const promoted: string[] = [];
+  for (const email of emails) {
+    const user: UserRow | undefined = await db('users').where({ email: normaliseEmail(email) }).first();
+    if (user && user.role !== 'admin') {
+      await setRole(db, user.id, 'admin');
+      promoted.push(user.email);
+    }
+  }
+  return promoted;
+}
+
+export function parseAdminEmails(value: string | undefined): Set<string> {
+  return new Set((value ?? '').split(',').map(normaliseEmail).filter(Boolean));
+}

@@ -1,0 +1,62 @@
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { startConsumer } from '@leadforge/kit';
+import { TOPICS } from '@leadforge/contracts';
+import { buildRuntime, type AuthRuntime } from './runtime.ts';
+import { publicRoutes } from './routes/publicRoutes.ts';
+import { internalRoutes } from './routes/internalRoutes.ts';
+import { findUser, promoteAdmins } from './domain/users.ts';
+
+const runtimes = new WeakMap<ServiceContext, Promise<AuthRuntime>>();
+function runtimeOf(ctx: ServiceContext): Promise<AuthRuntime> {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    rt = buildRuntime(ctx);
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
+
+export const authService: ServiceDefinition = {
+  name: 'auth',
+  migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+
+  // Auth checks tokens with its own key and its own users table: no call to itself.
+  authentication: (ctx) => ({
+    resolveKey: async () => (await runtimeOf(ctx)).key.publicPem,
+    lookupStanding: async (userId) => {
+      const user = await findUser(ctx.db, userId);
+      return user ? { role: user.role, status: user.status } : null;
+    },
+  }),
+
+  async routes(app, ctx) {
+    const rt = await runtimeOf(ctx);
+    await publicRoutes(app, rt);
+    await internalRoutes(app, rt);
+  },
+
+  async start(ctx) {
+    const rt = await runtimeOf(ctx);
+    const promoted = await promoteAdmins(ctx.db, rt.adminEmails);
+    if (promoted.length) ctx.log.info({ promoted }, 'promoted ADMIN_EMAILS accounts to admin');
+    const subscription = await startConsumer({
+      db: ctx.db,
+      bus: ctx.bus,
+      service: 'auth',
+      group: 'auth.balances',
+      topics: [TOPICS.billingCredits],
+      logger: ctx.log,
+      handlers: {
+        'credits.changed': async (data: { user_id: string; balance: number }, _env, trx) => {
+          await trx('last_seen_balances')
+            .insert({ user_id: data.user_id, balance: data.balance, updated_at: trx.fn.now() })
+            .onConflict('user_id')
+            .merge();
+        },
+      },
+    });
+    return () => subscription.close();
+  },
+};
+
+export default authService;

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import type { App } from '@leadforge/kit';
+import { internalGuard, notFound } from '@leadforge/kit';
+import { SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
+import { findUser, setRole, setStatus } from '../domain/users.ts';
+import type { AuthRuntime } from '../runtime.ts';
+
+const UserParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/** Routes other services call; never routed by the gateway. */
+export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
+  const guard = internalGuard(rt.ctx.config.internalToken);
+  const view = (u: { id: string; name: string; email: string; role: string; status: string }) =>
+    ({ id: u.id, name: u.name, email: u.email, role: u.role, status: u.status });
+
+  app.get('/internal/users/:id/standing', { schema: { params: UserParams }, preHandler: guard }, async (request) => {
+    const user = await findUser(rt.ctx.db, (request.params as { id: string }).id);
+    if (!user) throw notFound('User not found', 'user_not_found');
+    return { role: user.role, status: user.status };
+  });
+
+  app.post('/internal/users/:id/role', { schema: { params: UserParams, body: SetRoleRequest }, preHandler: guard }, async (request) => {
+    const { role, actor_id } = request.body as { role: Role; actor_id?: string };
+    const user = await setRole(rt.ctx.db, (request.params as { id: string }).id, role, actor_id);
+    rt.ctx.relay.wake();
+    return view(user);
+  });
+
+  app.post('/internal/users/:id/status', { schema: { params: UserParams, body: SetStatusRequest }, preHandler: guard }, async (request) => {
+    const { status, actor_id } = request.body as { status: UserStatus; actor_id?: string };
+    const user = await setStatus(rt.ctx.db, (request.params as { id: string }).id, status, actor_id);
+    rt.ctx.relay.wake();
+    return view(user);
+  });
+}

@@ -1,0 +1,55 @@
+import { Type, type Static } from 'typebox';
+import { Role, Timestamp, UserStatus } from './common.ts';
+
+export const PASSWORD_MIN_LENGTH = 6;
+
+export const User = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  role: Role,
+  credits: Type.Number(),
+  status: UserStatus,
+  created_at: Timestamp,
+});
+export type User = Static<typeof User>;
+
+export const RegisterRequest = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  email: Type.String({ format: 'email', minLength: 3, maxLength: 254, errorMessage: { format: 'Please enter a valid email address' } }),
+  password: Type.String({
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: 200,
+    errorMessage: { minLength: 'Password must be at least 6 characters long', maxLength: 'Password must be at most 200 characters long' },
+  }),
+  referral_code: Type.Optional(Type.String({ maxLength: 64 })),
+  promo_code: Type.Optional(Type.String({ maxLength: 32 })),
+  order_id: Type.Optional(Type.String({ maxLength: 64 })),
+}, { additionalProperties: false });
+export type RegisterRequest = Static<typeof RegisterRequest>;
+
+export const LoginRequest = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+}, { additionalProperties: false });
+export type LoginRequest = Static<typeof LoginRequest>;
+
+export const SessionResponse = Type.Object({
+  user: User,
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer(),
+});
+export type SessionResponse = Static<typeof SessionResponse>;
+
+/** Internal (service-to-service) calls that change a user's role or status. */
+export const SetRoleRequest = Type.Object({ role: Role, actor_id: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const SetStatusRequest = Type.Object({ status: UserStatus, actor_id: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+/** Claims carried by an access token. */
+export interface AccessClaims {
+  sub: string;
+  email: string;
+  name: string;
+  role: Role;
+}

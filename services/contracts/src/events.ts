@@ -1,0 +1,124 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Role, UserStatus } from './api/common.ts';
+
+/** The envelope every event travels in (DESIGN.md section 4). */
+export const EventEnvelope = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  occurred_at: Type.String(),
+  key: Type.String(),
+  data: Type.Unknown(),
+  traceparent: Type.Optional(Type.String()),
+});
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  type: string;
+  version: number;
+  occurred_at: string;
+  key: string;
+  data: T;
+  traceparent?: string;
+}
+
+/** One topic per aggregate; the key is the aggregate id so order holds per key. */
+export const TOPICS = {
+  authUser: 'auth.user',
+  billingCredits: 'billing.credits',
+  billingPurchase: 'billing.purchase',
+  leadsSearch: 'leads.search',
+  scraperResult: 'scraper.result',
+  affiliateCommission: 'affiliate.commission',
+  contactSubmission: 'contact.submission',
+  adminAction: 'admin.action',
+} as const;
+export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
+
+export const UserRegistered = Type.Object({
+  user_id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  role: Role,
+  status: UserStatus,
+  created_at: Type.String(),
+  referral_code: Type.Optional(Type.String()),
+  promo_code: Type.Optional(Type.String()),
+  order_id: Type.Optional(Type.String()),
+});
+export const UserRoleChanged = Type.Object({ user_id: Type.String(), role: Role, actor_id: Type.Optional(Type.String()) });
+export const UserStatusChanged = Type.Object({ user_id: Type.String(), status: UserStatus, actor_id: Type.Optional(Type.String()) });
+
+export const CreditsChanged = Type.Object({
+  user_id: Type.String(),
+  delta: Type.Integer(),
+  balance: Type.Integer(),
+  reason: Type.String(),
+  ref: Type.Optional(Type.String()),
+});
+export const PurchaseCompleted = Type.Object({
+  purchase_id: Type.String(),
+  user_id: Type.String(),
+  plan_id: Type.String(),
+  amount: Type.Number(),
+  currency: Type.String(),
+  credits: Type.Integer(),
+  completed_at: Type.String(),
+});
+export const PurchaseRefunded = Type.Object({
+  purchase_id: Type.String(),
+  user_id: Type.String(),
+  amount: Type.Number(),
+  credits_reversed: Type.Integer(),
+  refunded_at: Type.String(),
+});
+
+export const SearchRequested = Type.Object({
+  search_id: Type.String(),
+  user_id: Type.String(),
+  industry: Type.String(),
+  location: Type.String(),
+  quantity: Type.Integer(),
+  deadline_at: Type.String(),
+});
+export const SearchCompleted = Type.Object({
+  search_id: Type.String(),
+  user_id: Type.String(),
+  results_count: Type.Integer(),
+  credits_used: Type.Integer(),
+  status: Type.String(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  timestamp: Type.String(),
+});
+
+export const ContactSubmitted = Type.Object({
+  submission_id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  message: Type.String(),
+  submitted_at: Type.String(),
+});
+
+export const AdminActionRecorded = Type.Object({
+  actor_id: Type.String(),
+  action: Type.String(),
+  target_id: Type.Optional(Type.String()),
+  result: Type.String(),
+  at: Type.String(),
+});
+
+/** Event type -> (topic, data schema). Producers and consumers validate against these. */
+export const EVENT_TYPES = {
+  'user.registered': { topic: TOPICS.authUser, schema: UserRegistered },
+  'user.role_changed': { topic: TOPICS.authUser, schema: UserRoleChanged },
+  'user.status_changed': { topic: TOPICS.authUser, schema: UserStatusChanged },
+  'credits.changed': { topic: TOPICS.billingCredits, schema: CreditsChanged },
+  'purchase.completed': { topic: TOPICS.billingPurchase, schema: PurchaseCompleted },
+  'purchase.refunded': { topic: TOPICS.billingPurchase, schema: PurchaseRefunded },
+  'search.requested': { topic: TOPICS.leadsSearch, schema: SearchRequested },
+  'search.completed': { topic: TOPICS.leadsSearch, schema: SearchCompleted },
+  'contact.submitted': { topic: TOPICS.contactSubmission, schema: ContactSubmitted },
+  'admin.action': { topic: TOPICS.adminAction, schema: AdminActionRecorded },
+} as const satisfies Record<string, { topic: Topic; schema: TSchema }>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+export type EventData<T extends EventType> = Static<(typeof EVENT_TYPES)[T]['schema']>;

@@ -1,0 +1,76 @@
+/**
+ * The route table: every public API path, the service that owns it and who may call it.
+ * The local gateway, the Envoy config and the authorisation tests are all derived from it.
+ */
+export type ServiceName = 'auth' | 'billing' | 'leads' | 'scraper' | 'affiliate' | 'contact' | 'admin';
+export type Access = 'public' | 'user' | 'admin';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteEntry {
+  method: Method;
+  /** Path with `:param` placeholders, as fastify writes them. */
+  path: string;
+  service: ServiceName;
+  access: Access;
+  /** Long-running or streaming routes get longer upstream timeouts. */
+  streaming?: boolean;
+}
+
+export const SERVICES: readonly ServiceName[] = ['auth', 'billing', 'leads', 'scraper', 'affiliate', 'contact', 'admin'];
+
+export const ROUTES: readonly RouteEntry[] = [
+  { method: 'POST', path: '/api/auth/register', service: 'auth', access: 'public' },
+  { method: 'POST', path: '/api/auth/login', service: 'auth', access: 'public' },
+  { method: 'GET', path: '/api/auth/me', service: 'auth', access: 'user' },
+
+  { method: 'GET', path: '/api/payments/config', service: 'billing', access: 'public' },
+  { method: 'GET', path: '/api/payments/history', service: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/payments/create', service: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/payments/execute', service: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/payments/create-order', service: 'billing', access: 'public' },
+  { method: 'POST', path: '/api/payments/complete-payment', service: 'billing', access: 'public' },
+  { method: 'POST', path: '/api/payments/webhook', service: 'billing', access: 'public' },
+  { method: 'GET', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
+  { method: 'POST', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
+
+  { method: 'POST', path: '/api/generate-leads', service: 'leads', access: 'user', streaming: true },
+  { method: 'POST', path: '/api/lead-searches', service: 'leads', access: 'user' },
+  { method: 'GET', path: '/api/lead-searches', service: 'leads', access: 'user' },
+  { method: 'GET', path: '/api/lead-searches/:id', service: 'leads', access: 'user' },
+  { method: 'DELETE', path: '/api/lead-searches/:id', service: 'leads', access: 'user' },
+  { method: 'GET', path: '/api/lead-searches/:id/events', service: 'leads', access: 'user', streaming: true },
+  { method: 'GET', path: '/api/lead-searches/:id/export.csv', service: 'leads', access: 'user', streaming: true },
+
+  { method: 'POST', path: '/api/scrape', service: 'scraper', access: 'admin' },
+  { method: 'GET', path: '/api/admin/decodo-stats', service: 'scraper', access: 'admin' },
+  { method: 'GET', path: '/api/admin/decodo-usage', service: 'scraper', access: 'admin' },
+  { method: 'POST', path: '/api/admin/decodo-quota', service: 'scraper', access: 'admin' },
+  { method: 'POST', path: '/api/admin/decodo-reset-stats', service: 'scraper', access: 'admin' },
+
+  { method: 'GET', path: '/api/affiliate/stats', service: 'affiliate', access: 'user' },
+  { method: 'GET', path: '/api/affiliate/commissions', service: 'affiliate', access: 'user' },
+  { method: 'POST', path: '/api/affiliate/apply', service: 'affiliate', access: 'public' },
+
+  { method: 'POST', path: '/api/contact', service: 'contact', access: 'public' },
+
+  { method: 'GET', path: '/api/admin/enhanced-stats', service: 'admin', access: 'admin' },
+  { method: 'GET', path: '/api/admin/activity-logs', service: 'admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/update-credits', service: 'admin', access: 'admin' },
+  { method: 'POST', path: '/api/admin/user-action', service: 'admin', access: 'admin' },
+];
+
+/** Matches a concrete request path against a route pattern (`:param` segments match one segment). */
+export function matchRoute(method: string, path: string, routes: readonly RouteEntry[] = ROUTES): RouteEntry | undefined {
+  const segments = path.split('/');
+  return routes.find((route) => {
+    if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) return false;
+    const pattern = route.path.split('/');
+    if (pattern.length !== segments.length) return false;
+    return pattern.every((part, i) => part.startsWith(':') ? segments[i].length > 0 : part === segments[i]);
+  });
+}
+
+/** Whether any route (of any method) has this path; tells 404 from 405. */
+export function pathExists(path: string, routes: readonly RouteEntry[] = ROUTES): boolean {
+  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => matchRoute(m, path, routes));
+}

@@ -1,0 +1,48 @@
+import type { Logger } from 'pino';
+import type { Bus, Subscription } from './bus.ts';
+import { createKafkaBus } from './kafkaBus.ts';
+import { createMemoryBus } from './memoryBus.ts';
+
+let processBus: Bus | undefined;
+
+/** The one in-process bus every service of this process shares in local mode. */
+export function sharedMemoryBus(): Bus {
+  processBus ??= createMemoryBus();
+  return processBus;
+}
+
+/** A service's handle on a shared bus: closing it ends only the subscriptions made through it. */
+function handleOn(shared: Bus): Bus {
+  const subscriptions = new Set<Subscription>();
+  return {
+    kind: shared.kind,
+    publish: (messages) => shared.publish(messages),
+    async subscribe(options) {
+      const subscription = await shared.subscribe(options);
+      const handle: Subscription = {
+        async close() {
+          subscriptions.delete(handle);
+          await subscription.close();
+        },
+      };
+      subscriptions.add(handle);
+      return handle;
+    },
+    ready: () => shared.ready(),
+    async close() {
+      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+    },
+  };
+}
+
+/** Kafka when `KAFKA_BROKERS` is set, otherwise a handle on the process's shared in-process bus. */
+export function createBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
+  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  if (!brokers.length) return handleOn(sharedMemoryBus());
+  return createKafkaBus({
+    brokers,
+    clientId: env.KAFKA_CLIENT_ID || 'leadforge',
+    logger,
+    partitions: env.KAFKA_TOPIC_PARTITIONS ? Number(env.KAFKA_TOPIC_PARTITIONS) : undefined,
+  });
+}

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { ServiceName } from '@leadforge/contracts';
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Configuration error: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads one variable with a clear error naming it when it is missing or bad. */
+export function readVar(env: NodeJS.ProcessEnv, name: string, opts: { required?: boolean; default?: string; pattern?: RegExp; hint?: string } = {}): string | undefined {
+  const raw = env[name];
+  const value = raw === undefined || raw === '' ? opts.default : raw;
+  if (value === undefined) {
+    if (opts.required) throw new ConfigError(name, `is required${opts.hint ? ` (${opts.hint})` : ''}`);
+    return undefined;
+  }
+  if (opts.pattern && !opts.pattern.test(value)) throw new ConfigError(name, `has a bad value "${value}"${opts.hint ? ` (${opts.hint})` : ''}`);
+  return value;
+}
+
+export function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = readVar(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+export function readBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = readVar(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** What every service reads from the environment. */
+export interface KitConfig {
+  service: ServiceName;
+  production: boolean;
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  kafkaBrokers?: string[];
+  redisUrl?: string;
+  logLevel: string;
+  internalToken: string;
+  /** Base URL of every service, for internal calls (`AUTH_URL`, `BILLING_URL`, ...). */
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  publicUrl: string;
+  otlpEndpoint?: string;
+}
+
+const URL_PATTERN = /^https?:\/\/[^\s]+$/;
+
+export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): KitConfig {
+  const production = env.NODE_ENV === 'production';
+  const serviceUrls: Partial<Record<ServiceName, string>> = {};
+  for (const name of ['auth', 'billing', 'leads', 'scraper', 'affiliate', 'contact', 'admin'] as ServiceName[]) {
+    const url = readVar(env, `${name.toUpperCase()}_URL`, { pattern: URL_PATTERN, hint: 'an http(s) URL' });
+    if (url) serviceUrls[name] = url.replace(/\/$/, '');
+  }
+  const internalToken = readVar(env, 'INTERNAL_TOKEN', {
+    required: production,
+    hint: 'the shared secret services use on /internal routes',
+  }) ?? localInternalToken;
+  if (production && internalToken.length < 24) throw new ConfigError('INTERNAL_TOKEN', 'must be at least 24 characters in production');
+  const kafka = readVar(env, 'KAFKA_BROKERS');
+  const databaseUrl = readVar(env, `${service.toUpperCase()}_DATABASE_URL`) ?? readVar(env, 'DATABASE_URL');
+  if (production && !databaseUrl) throw new ConfigError(`${service.toUpperCase()}_DATABASE_URL`, 'or DATABASE_URL is required in production');
+  return {
+    service,
+    production,
+    host: readVar(env, 'SERVICE_HOST', { default: '127.0.0.1' })!,
+    port: readInt(env, `${service.toUpperCase()}_PORT`, 0, 0, 65535),
+    dataDir: readVar(env, 'DATA_DIR', { default: './.data' })!,
+    databaseUrl,
+    kafkaBrokers: kafka ? kafka.split(',').map((b) => b.trim()).filter(Boolean) : undefined,
+    redisUrl: readVar(env, 'REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'a redis:// URL' }),
+    logLevel: readVar(env, 'LOG_LEVEL', { default: production ? 'info' : 'warn' })!,
+    internalToken,
+    serviceUrls,
+    publicUrl: (readVar(env, 'PUBLIC_URL', { pattern: URL_PATTERN }) ?? `http://localhost:${env.PORT || 8080}`).replace(/\/$/, ''),
+    otlpEndpoint: readVar(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+  };
+}
+
+/** Outside production a process makes its own internal token; every service in it shares it. */
+const localInternalToken = crypto.randomBytes(24).toString('hex');

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+
+// Postgres bigint (count(*), sums) as JS numbers: our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export type Db = Knex;
+
+export interface DatabaseOptions {
+  service: string;
+  /** Postgres connection string; when absent the service uses an embedded PGlite database. */
+  url?: string;
+  /** Folder for the embedded database; `undefined` with no url means in-memory (tests). */
+  dataDir?: string;
+  poolMax?: number;
+}
+
+/**
+ * PGlite's `query` speaks the extended protocol, which refuses several statements in one string;
+ * migrations are whole SQL files, so parameterless multi-statement SQL goes through `exec`.
+ */
+class PgLiteClient extends (ClientPgLite as unknown as { new (config: Knex.Config): object }) {
+  async _query(connection: { exec(sql: string): Promise<unknown[]> }, obj: { sql: string; bindings?: unknown[]; response?: unknown }) {
+    const multiStatement = !obj.bindings?.length && /;\s*\S/.test(obj.sql);
+    if (!multiStatement) return (ClientPgLite as any).prototype._query.call(this, connection, obj);
+    const results = await connection.exec(obj.sql);
+    obj.response = results[results.length - 1] ?? { rows: [], fields: [], affectedRows: 0 };
+    return obj;
+  }
+}
+
+/** Opens the service's own database: Postgres when a URL is given, otherwise embedded PGlite. */
+export function openDatabase(options: DatabaseOptions): Db {
+  if (options.url) {
+    return knexFactory({
+      client: 'pg',
+      connection: options.url,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+  }
+  const connection: { filename?: string } = {};
+  if (options.dataDir) {
+    const dir = path.resolve(options.dataDir, options.service);
+    fs.mkdirSync(dir, { recursive: true });
+    connection.filename = dir;
+  }
+  return knexFactory({ client: PgLiteClient as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: connection as never });
+}
+
+/** Picks `<SERVICE>_DATABASE_URL`, then `DATABASE_URL`. */
+export function databaseUrlFor(service: string, env: NodeJS.ProcessEnv): string | undefined {
+  return env[`${service.toUpperCase()}_DATABASE_URL`] || env.DATABASE_URL || undefined;
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import buildGetJwks from 'get-jwks';
+import type { AccessClaims, Role, UserStatus } from '@leadforge/contracts';
+import { forbidden, serviceUnavailable, unauthorized } from '../errors.ts';
+
+export interface Principal {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export interface UserStanding {
+  role: Role;
+  status: UserStatus;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyInstance {
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+export interface AuthenticationOptions {
+  /** Base URL serving `/.well-known/jwks.json` (the auth service). */
+  jwksBaseUrl?: string;
+  /** Resolves a verification key by kid; overrides JWKS (the auth service verifies with its own keys). */
+  resolveKey?: (kid: string | undefined) => Promise<string>;
+  /** The owner's current view of a user; `null` when the user does not exist. */
+  lookupStanding: (userId: string, claims: AccessClaims) => Promise<UserStanding | null>;
+  /** How long a user's standing is trusted for non-admin routes. */
+  standingTtlMs?: number;
+}
+
+/**
+ * Verifies access tokens on every request that asks for it. Tokens are short-lived, but a user's
+ * role and status are re-read from their owner (cached briefly for user routes, fresh for admin
+ * routes) so a deactivated user loses access within a minute and a demoted admin at once.
+ */
+export async function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): Promise<void> {
+  const getJwks = options.jwksBaseUrl ? buildGetJwks({ max: 20, ttl: 10 * 60 * 1000 }) : undefined;
+  const resolveKey = options.resolveKey ?? (async (kid: string | undefined) => {
+    if (!getJwks || !options.jwksBaseUrl) throw new Error('no JWKS configured');
+    return getJwks.getPublicKey({ domain: options.jwksBaseUrl, alg: 'RS256', kid: kid ?? '' });
+  });
+
+  await app.register(fastifyJwt, {
+    decode: { complete: true },
+    secret: (async (_request: FastifyRequest, token: { header: { kid?: string } }) => resolveKey(token.header.kid)) as never,
+    verify: { algorithms: ['RS256'] },
+  });
+
+  const ttl = options.standingTtlMs ?? 30_000;
+  const cache = new Map<string, { standing: UserStanding | null; at: number }>();
+
+  async function standingOf(userId: string, claims: AccessClaims, fresh: boolean): Promise<UserStanding | null> {
+    const cached = cache.get(userId);
+    if (!fresh && cached && Date.now() - cached.at < ttl) return cached.standing;
+    const standing = await options.lookupStanding(userId, claims);
+    cache.set(userId, { standing, at: Date.now() });
+    if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
+    return standing;
+  }
+
+  async function authenticate(request: FastifyRequest, admin: boolean): Promise<Principal> {
+    if (!request.headers.authorization) throw unauthorized('Authentication required', 'no_token');
+    let claims: AccessClaims;
+    try {
+      claims = await request.jwtVerify<AccessClaims>();
+    } catch {
+      throw unauthorized('Your session is invalid or has expired; please log in again', 'invalid_token');
+    }
+    let standing: UserStanding | null;
+    try {
+      standing = await standingOf(claims.sub, claims, admin);
+    } catch (err) {
+      // Admin actions fail closed; a user route may trust a valid token while auth is briefly away.
+      if (admin) throw serviceUnavailable('Could not confirm your permissions; try again shortly');
+      request.log.warn({ err }, 'user standing lookup failed; trusting the token');
+      standing = { role: claims.role, status: 'active' };
+    }
+    if (!standing || standing.status !== 'active') throw unauthorized('This account is not active', 'account_inactive');
+    const principal: Principal = { id: claims.sub, email: claims.email, name: claims.name, role: standing.role };
+    request.principal = principal;
+    return principal;
+  }
+
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    await authenticate(request, false);
+  });
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    const principal = await authenticate(request, true);
+    if (principal.role !== 'admin') throw forbidden('Admin privileges required', 'admin_only');
+  });
+}
+
+/** The signed-in principal of a request that passed requireUser/requireAdmin. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}

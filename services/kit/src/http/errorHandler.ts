@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.ts';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+  parentSchema?: { errorMessage?: string | Record<string, string> };
+}
+
+const CONTEXT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** Turns the first schema violation into one sentence a person can act on. */
+export function describeValidation(errors: AjvError[], context?: string): string {
+  const first = errors[0];
+  if (!first) return 'Invalid request';
+  const custom = first.parentSchema?.errorMessage;
+  if (typeof custom === 'string') return custom;
+  if (custom && custom[first.keyword]) return custom[first.keyword];
+  const field = first.keyword === 'required'
+    ? String(first.params.missingProperty)
+    : first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (first.keyword === 'required') return `${field} is required`;
+  if (first.keyword === 'additionalProperties') return `Unknown field: ${String(first.params.additionalProperty)}`;
+  const where = field || CONTEXT_NAMES[context ?? ''] || 'request';
+  return `${where} ${first.message ?? 'is invalid'}`;
+}
+
+const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty but content-type is application/json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type; send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.statusCode).send({ detail: error.detail, ...(error.code ? { code: error.code } : {}) });
+    }
+    const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+    if (fe.validation) {
+      return reply.status(400).send({ detail: describeValidation(fe.validation, fe.validationContext), code: 'invalid_request' });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const detail = (fe.code && FASTIFY_CLIENT_ERRORS[fe.code]) || fe.message || 'Bad request';
+      return reply.status(status).send({ detail, code: fe.code ? fe.code.toLowerCase() : undefined });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error; the problem has been logged', code: 'internal' });
+  });
+
+  const routePatterns: { method: string; regex: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const regex = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    for (const method of methods) routePatterns.push({ method, regex });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = [...new Set(routePatterns.filter((r) => r.regex.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      return reply.status(405).header('allow', allowed.join(', ')).send({ detail: `Method ${request.method} is not allowed on ${path}`, code: 'method_not_allowed' });
+    }
+    return reply.status(404).send({ detail: `Not found: ${request.method} ${path}`, code: 'not_found' });
+  });
+}

@@ -1,0 +1,139 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { ServiceName } from '@leadforge/contracts';
+import { loadKitConfig, type KitConfig } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrate } from './db/migrations.ts';
+import type { Bus } from './bus/bus.ts';
+import { createBus } from './bus/createBus.ts';
+import { OutboxRelay } from './outbox/outbox.ts';
+import { registerErrorHandling } from './http/errorHandler.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerHealth } from './http/health.ts';
+import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
+import { InternalClient } from './http/internalCalls.ts';
+import { memoryCounterStore, redisCounterStore, type CounterStore } from './http/rateLimits.ts';
+import { startTracing } from './tracing.ts';
+
+export type App = FastifyInstance;
+
+/** Everything a service's code gets handed: its own database, the bus, config, calls to others. */
+export interface ServiceContext {
+  name: ServiceName;
+  config: KitConfig;
+  env: NodeJS.ProcessEnv;
+  db: Db;
+  bus: Bus;
+  log: Logger;
+  internal: InternalClient;
+  relay: OutboxRelay;
+  redis?: Redis;
+  /** Rate-limit counters (Redis when configured). */
+  counters: CounterStore;
+}
+
+export interface ServiceDefinition {
+  name: ServiceName;
+  /** Folder of the service's plain-SQL migrations. */
+  migrationsDir?: string;
+  /** Overrides how tokens are checked (the auth service uses its own keys and users table). */
+  authentication?: (ctx: ServiceContext) => Partial<AuthenticationOptions>;
+  /** Registers the service's routes. */
+  routes(app: App, ctx: ServiceContext): Promise<void>;
+  /** Starts consumers and background work once the database is ready; returns how to stop them. */
+  start?(ctx: ServiceContext, app: App): Promise<(() => Promise<void>) | void>;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+  app: App;
+  ctx: ServiceContext;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Overrides the config's port (0 picks a free one). */
+  port?: number;
+  /** A bus to share (local mode: all services of one process share the in-process bus). */
+  bus?: Bus;
+  logger?: Logger;
+}
+
+/** The one way a service starts: config, database and migrations, bus, HTTP server, relay, consumers. */
+export async function startService(def: ServiceDefinition, options: StartOptions = {}): Promise<RunningService> {
+  const env = options.env ?? process.env;
+  const config = loadKitConfig(def.name, env);
+  const log = (options.logger ?? pino({ level: config.logLevel })).child({ service: def.name });
+  await startTracing(config, log);
+
+  // DATA_DIR=:memory: keeps embedded databases in memory (tests).
+  const db = openDatabase({ service: def.name, url: config.databaseUrl, dataDir: config.dataDir === ':memory:' ? undefined : config.dataDir });
+  await migrate(db, def.migrationsDir);
+  const bus = options.bus ?? createBus(env, log);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const internal = new InternalClient(config.serviceUrls, config.internalToken);
+  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log });
+  const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
+  const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters };
+
+  let shuttingDown = false;
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    bodyLimit: 256 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    trustProxy: true,
+    ajv: {
+      customOptions: { verbose: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
+      // `errorMessage` on a schema gives the user's sentence for that field (see describeValidation).
+      plugins: [(ajv: { addKeyword(def: object): unknown }) => ajv.addKeyword({ keyword: 'errorMessage', schemaType: ['string', 'object'] })],
+    } as never,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  registerErrorHandling(app);
+  await app.register(helmet, { contentSecurityPolicy: false, global: true });
+  registerMetrics(app, def.name);
+  registerHealth(app, [
+    { name: 'database', check: async () => { await db.raw('select 1'); return true; } },
+    { name: 'bus', check: () => bus.ready() },
+  ], () => shuttingDown);
+  const overrides = def.authentication?.(ctx) ?? {};
+  await registerAuthentication(app, {
+    jwksBaseUrl: config.serviceUrls.auth,
+    lookupStanding: (userId) => internal.call<UserStanding | null>('auth', 'GET', `/internal/users/${encodeURIComponent(userId)}/standing`, { timeoutMs: 2000 })
+      .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
+    ...overrides,
+  });
+  await def.routes(app, ctx);
+
+  await app.listen({ host: config.host, port: options.port ?? config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+
+  relay.start();
+  const stopWork = (await def.start?.(ctx, app)) ?? undefined;
+  log.info({ url }, `${def.name} service listening`);
+
+  return {
+    name: def.name,
+    url,
+    app,
+    ctx,
+    async stop() {
+      shuttingDown = true;
+      await app.close();
+      if (stopWork) await stopWork();
+      await relay.stop();
+      if (!options.bus) await bus.close();
+      redis?.disconnect();
+      await db.destroy();
+    },
+  };
+}

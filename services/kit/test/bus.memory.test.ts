@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { v7 as uuidv7 } from 'uuid';
+import type { BusMessage } from '../src/bus/bus.ts';
+import { createBus, sharedMemoryBus } from '../src/bus/createBus.ts';
+import { createMemoryBus } from '../src/bus/memoryBus.ts';
+import pino from 'pino';
+import { busContract, waitFor } from './bus.contract.ts';
+
+busContract('memory', () => createMemoryBus({ retryMs: 10 }), { settleMs: 50, deliveryMs: 2_000 });
+
+function message(topic: string, key: string, n: number): BusMessage {
+  return { topic, key, envelope: { id: uuidv7(), type: 'memory.tested', version: 1, occurred_at: new Date().toISOString(), key, data: { n } } };
+}
+
+describe('memory bus in local mode', () => {
+  it('resolves publish only once every subscribed group has handled the message', async () => {
+    const bus = createMemoryBus();
+    const handled: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    await bus.subscribe({ group: 'slow', topics: ['t'], handler: async () => { await gate; handled.push('slow'); } });
+    await bus.subscribe({ group: 'fast', topics: ['t'], handler: async () => { handled.push('fast'); } });
+    let published = false;
+    const publishing = bus.publish([message('t', 'k', 1)]).then(() => { published = true; });
+    await waitFor(() => handled.includes('fast'), 1_000, 'the fast group');
+    expect(published).toBe(false);
+    release();
+    await publishing;
+    expect(handled).toEqual(['fast', 'slow']);
+    await bus.close();
+  });
+
+  it('does not hang when a handler publishes to a key it is itself holding', async () => {
+    const bus = createMemoryBus();
+    const seen: number[] = [];
+    await bus.subscribe({
+      group: 'echo',
+      topics: ['t'],
+      handler: async (m) => {
+        const n = (m.envelope.data as { n: number }).n;
+        seen.push(n);
+        if (n === 1) await bus.publish([message('t', m.key, 2)]);
+      },
+    });
+    await bus.publish([message('t', 'k', 1)]);
+    await waitFor(() => seen.length === 2, 1_000, 'the echoed message');
+    expect(seen).toEqual([1, 2]);
+    await bus.close();
+  });
+
+  it('stops waiting for a group whose last member left', async () => {
+    const bus = createMemoryBus({ retryMs: 10 });
+    const subscription = await bus.subscribe({ group: 'failing', topics: ['t'], handler: async () => { throw new Error('always'); } });
+    const publishing = bus.publish([message('t', 'k', 1)]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await subscription.close();
+    await publishing;
+    await bus.close();
+  });
+
+  it('keeps only the newest messages for groups that join later', async () => {
+    const bus = createMemoryBus({ retain: 3 });
+    await bus.publish([1, 2, 3, 4, 5].map((n) => message('t', 'k', n)));
+    const seen: number[] = [];
+    await bus.subscribe({ group: 'late', topics: ['t'], handler: async (m) => { seen.push((m.envelope.data as { n: number }).n); } });
+    await waitFor(() => seen.length === 3, 1_000, 'the retained messages');
+    expect(seen).toEqual([3, 4, 5]);
+    await bus.close();
+  });
+
+  it('gives every service of the process the same bus; closing one service ends only its subscriptions', async () => {
+    const logger = pino({ level: 'silent' });
+    const env = { KAFKA_BROKERS: '' };
+    const first = createBus(env, logger);
+    const second = createBus(env, logger);
+    expect(first.kind).toBe('memory');
+    const seen: string[] = [];
+    await first.subscribe({ group: 'one', topics: ['shared'], handler: async () => { seen.push('one'); } });
+    await second.subscribe({ group: 'two', topics: ['shared'], handler: async () => { seen.push('two'); } });
+    await first.close();
+    await second.publish([message('shared', 'k', 1)]);
+    expect(seen).toEqual(['two']);
+    expect(await sharedMemoryBus().ready()).toBe(true);
+    await second.close();
+  });
+});

@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { register } from 'prom-client';
+import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
+import type { Bus, BusMessage } from '../src/bus/bus.ts';
+import { createMemoryBus } from '../src/bus/memoryBus.ts';
+import { startConsumer } from '../src/consumer/eventConsumer.ts';
+import { emitEvent, OutboxRelay } from '../src/outbox/outbox.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
+import { waitFor } from './bus.contract.ts';
+
+const logger = pino({ level: 'silent' });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function creditsChanged(userId: string, balance: number) {
+  return { user_id: userId, delta: 1, balance, reason: 'test' };
+}
+
+/** A bus that records what it was asked to publish and passes it on. */
+function recordingBus(inner: Bus, publishDelayMs = 0): Bus & { published: BusMessage[] } {
+  const published: BusMessage[] = [];
+  return {
+    ...inner,
+    published,
+    async publish(messages) {
+      await sleep(publishDelayMs);
+      published.push(...messages);
+      await inner.publish(messages);
+    },
+  };
+}
+
+async function unpublished(db: TestDatabase['db']): Promise<number> {
+  const [{ count }] = await db('kit_outbox').whereNull('published_at').count({ count: '*' });
+  return Number(count);
+}
+
+describe('transactional outbox', () => {
+  let tdb: TestDatabase;
+  let memory: Bus;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase('outbox');
+    await tdb.db.schema.createTable('credit_effects', (t) => {
+      t.uuid('event_id');
+      t.text('user_id');
+      t.integer('balance');
+    });
+  });
+  afterAll(() => tdb.close());
+  beforeEach(async () => {
+    await tdb.db.raw('TRUNCATE kit_outbox, kit_handled_events, kit_dead_letters, kit_outbox_relay_lease, credit_effects');
+    memory = createMemoryBus({ retryMs: 5 });
+  });
+  afterEach(() => memory.close());
+
+  const consumeCredits = (bus: Bus) => startConsumer({
+    db: tdb.db,
+    bus,
+    service: 'test',
+    group: 'credit-effects',
+    topics: [TOPICS.billingCredits],
+    logger,
+    handlers: {
+      'credits.changed': async (data, envelope, trx) => {
+        await trx('credit_effects').insert({ event_id: envelope.id, user_id: data.user_id, balance: data.balance });
+      },
+    },
+  });
+
+  it('writes a valid envelope in the caller\'s transaction and refuses data that breaks the contract', async () => {
+    const envelope = await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 5), { traceparent: '00-abc-def-01' }));
+    expect(envelope).toMatchObject({ type: 'credits.changed', version: 1, key: 'u1', traceparent: '00-abc-def-01', data: creditsChanged('u1', 5) });
+    expect(envelope.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    const [row] = await tdb.db('kit_outbox').select('topic', 'key', 'envelope');
+    expect(row).toEqual({ topic: TOPICS.billingCredits, key: 'u1', envelope });
+
+    await expect(tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', { user_id: 'u1' } as never)))
+      .rejects.toThrow(/credits.changed does not match its contract: .*balance/);
+  });
+
+  it('publishes nothing for a change whose transaction rolled back', async () => {
+    const bus = recordingBus(memory);
+    const relay = new OutboxRelay({ db: tdb.db, bus, service: 'test', logger });
+    await expect(tdb.db.transaction(async (trx) => {
+      await emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1));
+      throw new Error('change failed');
+    })).rejects.toThrow('change failed');
+    expect(await relay.drainOnce()).toBe(0);
+    expect(bus.published).toEqual([]);
+    await relay.stop();
+  });
+
+  it('republishes after a crash between publish and mark, and the consumer applies the effect once', async () => {
+    await consumeCredits(memory);
+    const envelopes = await tdb.db.transaction(async (trx) => [
+      await emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)),
+      await emitEvent(trx, 'credits.changed', 'u2', creditsChanged('u2', 2)),
+    ]);
+    const crashing: Bus = {
+      ...memory,
+      async publish(messages) {
+        await memory.publish(messages);
+        throw new Error('relay died before marking the rows published');
+      },
+    };
+    const crashed = new OutboxRelay({ db: tdb.db, bus: crashing, service: 'test', logger, leaseMs: 100 });
+    await expect(crashed.drainOnce()).rejects.toThrow('relay died');
+    expect(await unpublished(tdb.db)).toBe(2);
+
+    const restarted = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger });
+    expect(await restarted.drainOnce()).toBe(0); // the crashed relay's lease has not run out yet
+    await sleep(150);
+    expect(await restarted.drainOnce()).toBe(2);
+    expect(await unpublished(tdb.db)).toBe(0);
+
+    const effects = await tdb.db('credit_effects').select('event_id').orderBy('balance');
+    expect(effects.map((e) => e.event_id)).toEqual(envelopes.map((e) => e.id));
+    await restarted.stop();
+  });
+
+  it('keeps order per key, across batches and a failing publish, without skipping a row', async () => {
+    const order = new Map<string, number[]>();
+    let failures = 1;
+    const flaky: Bus = {
+      ...memory,
+      async publish(messages) {
+        if (failures-- > 0) throw new Error('broker unavailable');
+        for (const { envelope } of messages) {
+          const { user_id, balance } = envelope.data as { user_id: string; balance: number };
+          order.set(user_id, [...(order.get(user_id) ?? []), balance]);
+        }
+      },
+    };
+    for (let i = 0; i < 30; i++) {
+      await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', `u${i % 3}`, creditsChanged(`u${i % 3}`, i)));
+    }
+    const relay = new OutboxRelay({ db: tdb.db, bus: flaky, service: 'test', logger, pollMs: 5, batch: 7 });
+    relay.start();
+    await waitFor(() => [...order.values()].flat().length >= 30, 5_000, 'all 30 events');
+    await relay.stop();
+    for (let k = 0; k < 3; k++) expect(order.get(`u${k}`)).toEqual([...Array(10).keys()].map((j) => j * 3 + k));
+    expect(await unpublished(tdb.db)).toBe(0);
+  });
+
+  it('wakes on commit so a running relay publishes without waiting for its poll', async () => {
+    const bus = recordingBus(memory);
+    const relay = new OutboxRelay({ db: tdb.db, bus, service: 'wake', logger, pollMs: 60_000 });
+    relay.start();
+    await sleep(50);
+    await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
+    await waitFor(() => bus.published.length === 1, 2_000, 'the woken relay');
+    await relay.stop();
+    const counted = await register.getSingleMetric('leadforge_events_published_total')!.get();
+    expect(counted.values.find((v) => v.labels.service === 'wake')?.value).toBe(1);
+    const backlog = await register.getSingleMetric('leadforge_outbox_backlog')!.get();
+    expect(backlog.values.find((v) => v.labels.service === 'wake')?.value).toBe(0);
+  });
+
+  it('lets only one of two relays on a database publish at a time', async () => {
+    const bus = recordingBus(memory, 5);
+    const relays = [1, 2].map(() => new OutboxRelay({ db: tdb.db, bus, service: 'test', logger, pollMs: 5, batch: 4 }));
+    const sent: EventEnvelope[] = [];
+    relays.forEach((relay) => relay.start());
+    for (let i = 0; i < 20; i++) {
+      sent.push(await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', `u${i % 4}`, creditsChanged(`u${i % 4}`, i))));
+    }
+    await waitFor(() => bus.published.length >= 20, 5_000, 'all 20 events');
+    await sleep(50);
+    await Promise.all(relays.map((relay) => relay.stop()));
+    expect(bus.published.map((m) => m.envelope.id)).toEqual(sent.map((e) => e.id));
+  });
+});

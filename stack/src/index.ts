@@ -1,0 +1,3 @@
+export * from './startStack.ts';
+export * from './services.ts';
+export * from './freePort.ts';

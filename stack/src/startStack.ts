@@ -1,0 +1,61 @@
+import path from 'node:path';
+import pino from 'pino';
+import type { ServiceName } from '@leadforge/contracts';
+import { startService, sharedMemoryBus, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
+import { startGateway, type RunningGateway } from '@leadforge/gateway';
+import { SERVICE_DEFINITIONS } from './services.ts';
+import { freePort } from './freePort.ts';
+
+export interface StackOptions {
+  /** Gateway port; 0 picks a free one. */
+  port: number;
+  env?: NodeJS.ProcessEnv;
+  webDist?: string;
+  services?: ServiceDefinition[];
+}
+
+export interface RunningStack {
+  url: string;
+  gateway: RunningGateway;
+  services: RunningService[];
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/**
+ * Local mode: every service in this process on its own loopback port, sharing the in-process bus
+ * (or Kafka when KAFKA_BROKERS is set), each with its own database; the gateway in front.
+ */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const definitions = options.services ?? SERVICE_DEFINITIONS;
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const logger = pino({ level: env.LOG_LEVEL ?? 'warn' });
+  const ports = new Map<ServiceName, number>();
+  for (const def of definitions) {
+    const key = `${def.name.toUpperCase()}_PORT`;
+    const port = env[key] ? Number(env[key]) : await freePort();
+    ports.set(def.name, port);
+    env[key] = String(port);
+    env[`${def.name.toUpperCase()}_URL`] ??= `http://127.0.0.1:${port}`;
+  }
+  env.PUBLIC_URL ??= `http://localhost:${options.port || env.PORT || 8080}`;
+
+  const bus = env.KAFKA_BROKERS ? createBus(env, logger) : sharedMemoryBus();
+  const services = await Promise.all(definitions.map((def) => startService(def, { env, bus, logger, port: ports.get(def.name) })));
+  const serviceUrls = Object.fromEntries(services.map((s) => [s.name, env[`${s.name.toUpperCase()}_URL`]!]));
+  const gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger });
+
+  return {
+    url: gateway.url,
+    gateway,
+    services,
+    env,
+    async stop() {
+      await gateway.close();
+      await Promise.all(services.map((s) => s.stop()));
+      await bus.close();
+    },
+  };
+}
+
+export const DEFAULT_WEB_DIST = path.resolve(new URL('../../web/dist', import.meta.url).pathname);
