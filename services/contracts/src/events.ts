@@ -90,6 +90,60 @@ export const SearchCompleted = Type.Object({
   timestamp: Type.String(),
 });
 
+export const SearchCancelled = Type.Object({ search_id: Type.String(), user_id: Type.String() });
+
+/** Stats of the spec's LIVE panel that the engine knows (credits are the leads service's). */
+export const EngineStats = Type.Object({
+  total_found: Type.Integer(),
+  with_email: Type.Integer(),
+  with_phone: Type.Integer(),
+  with_website: Type.Integer(),
+});
+
+export const EngineLead = Type.Object({
+  /** Stable within a search (the place id): the leads service stores each key once. */
+  key: Type.String(),
+  name: Type.String(),
+  company: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  website: Type.String(),
+  city: Type.String(),
+  address: Type.Optional(Type.String()),
+  country: Type.Optional(Type.String()),
+  socials: Type.Optional(Type.Array(Type.Object({ network: Type.String(), url: Type.String() }))),
+  source: Type.Optional(Type.String()),
+  place_id: Type.Optional(Type.String()),
+  emails: Type.Optional(Type.Array(Type.String())),
+  phones: Type.Optional(Type.Array(Type.String())),
+});
+
+export const ScrapeProgress = Type.Object({
+  search_id: Type.String(),
+  places_found: Type.Integer(),
+  websites_checked: Type.Integer(),
+  leads_found: Type.Integer(),
+});
+export const ScrapeLeadsFound = Type.Object({ search_id: Type.String(), leads: Type.Array(EngineLead) });
+export const FinishReason = Type.Union([
+  Type.Literal('done'), Type.Literal('quota_exhausted'), Type.Literal('deadline'), Type.Literal('cancelled'), Type.Literal('source_failed'),
+]);
+export const ScrapeFinished = Type.Object({
+  search_id: Type.String(),
+  reason: FinishReason,
+  stats: EngineStats,
+  error: Type.Optional(Type.String()),
+});
+
+export const CommissionChanged = Type.Object({
+  commission_id: Type.String(),
+  referrer_id: Type.String(),
+  referred_user_id: Type.String(),
+  purchase_id: Type.String(),
+  amount: Type.Number(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('payable'), Type.Literal('paid'), Type.Literal('reversed')]),
+});
+
 export const ContactSubmitted = Type.Object({
   submission_id: Type.String(),
   name: Type.String(),
@@ -116,6 +170,11 @@ export const EVENT_TYPES = {
   'purchase.refunded': { topic: TOPICS.billingPurchase, schema: PurchaseRefunded },
   'search.requested': { topic: TOPICS.leadsSearch, schema: SearchRequested },
   'search.completed': { topic: TOPICS.leadsSearch, schema: SearchCompleted },
+  'search.cancelled': { topic: TOPICS.leadsSearch, schema: SearchCancelled },
+  'scrape.progress': { topic: TOPICS.scraperResult, schema: ScrapeProgress },
+  'scrape.leads_found': { topic: TOPICS.scraperResult, schema: ScrapeLeadsFound },
+  'scrape.finished': { topic: TOPICS.scraperResult, schema: ScrapeFinished },
+  'commission.changed': { topic: TOPICS.affiliateCommission, schema: CommissionChanged },
   'contact.submitted': { topic: TOPICS.contactSubmission, schema: ContactSubmitted },
   'admin.action': { topic: TOPICS.adminAction, schema: AdminActionRecorded },
 } as const satisfies Record<string, { topic: Topic; schema: TSchema }>;

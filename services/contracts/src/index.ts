@@ -8,3 +8,4 @@ export * from './api/affiliate.ts';
 export * from './api/contact.ts';
 export * from './api/scraper.ts';
 export * from './api/admin.ts';
+export * from './internal/billing.ts';
