@@ -1,0 +1,65 @@
+import Fastify from 'fastify';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { describeValidation, registerErrorHandling } from '../src/http/errorHandler.ts';
+import { badRequest } from '../src/errors.ts';
+
+describe('validation messages', () => {
+  it('names the missing field', () => {
+    expect(describeValidation([{ instancePath: '', keyword: 'required', params: { missingProperty: 'email' } }], 'body')).toBe('email is required');
+  });
+  it('names the field and the rule it broke', () => {
+    expect(describeValidation([{ instancePath: '/quantity', keyword: 'maximum', message: 'must be <= 200', params: {} }])).toBe('quantity must be <= 200');
+  });
+  it('prefers the schema’s own sentence, per keyword or whole', () => {
+    const perKeyword = { errorMessage: { minLength: 'Password must be at least 6 characters long' } };
+    expect(describeValidation([{ instancePath: '/password', keyword: 'minLength', params: {}, parentSchema: perKeyword }])).toBe('Password must be at least 6 characters long');
+    expect(describeValidation([{ instancePath: '/password', keyword: 'maxLength', message: 'must NOT have more than 200 characters', params: {}, parentSchema: perKeyword }]))
+      .toBe('password must NOT have more than 200 characters');
+    expect(describeValidation([{ instancePath: '/x', keyword: 'type', params: {}, parentSchema: { errorMessage: 'X please' } }])).toBe('X please');
+  });
+  it('says which part of the request when the whole of it is wrong', () => {
+    expect(describeValidation([{ instancePath: '', keyword: 'type', message: 'must be object', params: {} }], 'body')).toBe('body must be object');
+  });
+});
+
+describe('error responses', () => {
+  async function app() {
+    const a = Fastify();
+    registerErrorHandling(a);
+    a.post('/things', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }));
+    a.get('/boom', async () => { throw new Error('secret stack detail'); });
+    a.get('/refuse', async () => { throw badRequest('No, because reasons', 'because'); });
+    a.get('/things/:id', async () => ({ ok: true }));
+    return a;
+  }
+
+  it('answers bad input with 400 and a detail', async () => {
+    const res = await (await app()).inject({ method: 'POST', url: '/things', payload: { n: 'abc' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: 'n must be integer', code: 'invalid_request' });
+  });
+
+  it('never leaks an internal error', async () => {
+    const res = await (await app()).inject({ method: 'GET', url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('secret stack detail');
+    expect(res.json().detail).toBe('Internal server error; the problem has been logged');
+  });
+
+  it('turns HttpError into its status and detail', async () => {
+    const res = await (await app()).inject({ method: 'GET', url: '/refuse' });
+    expect(res.json()).toEqual({ detail: 'No, because reasons', code: 'because' });
+  });
+
+  it('tells 404 from 405 in the same shape', async () => {
+    const a = await app();
+    const missing = await a.inject({ method: 'GET', url: '/nothing' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().detail).toBe('Not found: GET /nothing');
+    const wrongMethod = await a.inject({ method: 'DELETE', url: '/things/7' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toContain('GET');
+    expect(wrongMethod.json().detail).toBe('Method DELETE is not allowed on /things/7');
+  });
+});

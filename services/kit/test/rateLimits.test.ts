@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { memoryCounterStore, rateLimited, redisCounterStore, type CounterStore } from '../src/http/rateLimits.ts';
+
+const redisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
+const fakeRequest = (ip: string, body: unknown = {}) => ({ ip, body }) as never;
+
+function limiterContract(name: string, makeStore: () => Promise<{ store: CounterStore; close(): Promise<void> }>) {
+  describe(name, () => {
+    it('lets max requests through per subject and window, then answers 429 with Retry-After', async () => {
+      const { store, close } = await makeStore();
+      try {
+        const limit = rateLimited(store, { name: `t${Math.random()}`, max: 3, windowMs: 60_000 });
+        for (let i = 0; i < 3; i++) await limit(fakeRequest('1.1.1.1'));
+        await expect(limit(fakeRequest('1.1.1.1'))).rejects.toMatchObject({ statusCode: 429, headers: { 'retry-after': expect.any(String) } });
+        await limit(fakeRequest('2.2.2.2'));
+      } finally {
+        await close();
+      }
+    });
+
+    it('enforces several limits on one route (per IP and per account)', async () => {
+      const { store, close } = await makeStore();
+      try {
+        const tag = Math.random();
+        const limit = rateLimited(store,
+          { name: `ip${tag}`, max: 100, windowMs: 60_000 },
+          { name: `acct${tag}`, max: 2, windowMs: 60_000, key: (r) => (r.body as { email: string }).email });
+        await limit(fakeRequest('1.1.1.1', { email: 'a' }));
+        await limit(fakeRequest('2.2.2.2', { email: 'a' }));
+        await expect(limit(fakeRequest('3.3.3.3', { email: 'a' }))).rejects.toMatchObject({ statusCode: 429 });
+      } finally {
+        await close();
+      }
+    });
+
+    it('starts a new window once the old one ends', async () => {
+      const { store, close } = await makeStore();
+      try {
+        const key = `w${Math.random()}`;
+        expect((await store.hit(key, 50)).count).toBe(1);
+        expect((await store.hit(key, 50)).count).toBe(2);
+        await new Promise((r) => setTimeout(r, 80));
+        expect((await store.hit(key, 50)).count).toBe(1);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
+
+limiterContract('in-process counters', async () => ({ store: memoryCounterStore(), close: async () => {} }));
+describe.skipIf(!redisUrl)('Redis counters (run when TEST_REDIS_URL points at a server)', () => {
+  limiterContract('on Redis', async () => {
+    const redis = new Redis(redisUrl!);
+    return { store: redisCounterStore(redis, `leadforge-test:${process.pid}:`), close: async () => { redis.disconnect(); } };
+  });
+});
