@@ -1,0 +1,15 @@
+import { createContext } from 'react';
+import type { RegisterPayload, Session } from './session';
+import type { User } from './user';
+
+export interface AuthContextValue {
+  session: Session;
+  /** The signed-in user, or null while loading or when anonymous. */
+  user: User | null;
+  login(email: string, password: string): Promise<User>;
+  register(payload: RegisterPayload): Promise<User>;
+  logout(): void;
+  refreshUser(): Promise<User | null>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);

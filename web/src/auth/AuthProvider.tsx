@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api } from '../api/client';
+import { AuthContext, type AuthContextValue } from './AuthContext';
+import {
+  anonymous,
+  authenticated,
+  loginRequest,
+  refreshRequest,
+  registerRequest,
+  restoreSession,
+  type RegisterPayload,
+  type Session,
+  type SessionDeps,
+} from './session';
+import { tokenStorage } from './tokenStorage';
+
+const deps: SessionDeps = { http: api, tokens: tokenStorage };
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session>({ status: 'loading' });
+
+  useEffect(() => {
+    let active = true;
+    void restoreSession(deps).then((restored) => {
+      if (active) setSession(restored);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const login = useCallback(async (email: string, password: string) => {
+    const user = await loginRequest(deps, email, password);
+    setSession(authenticated(user));
+    return user;
+  }, []);
+
+  const register = useCallback(async (payload: RegisterPayload) => {
+    const user = await registerRequest(deps, payload);
+    setSession(authenticated(user));
+    return user;
+  }, []);
+
+  const logout = useCallback(() => {
+    tokenStorage.clear();
+    setSession(anonymous);
+  }, []);
+
+  const refreshUser = useCallback(async () => {
+    const user = await refreshRequest(deps);
+    // A logout while the request was in flight wins over its late answer.
+    if (user && tokenStorage.read()) setSession(authenticated(user));
+    return user;
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      session,
+      user: session.status === 'authenticated' ? session.user : null,
+      login,
+      register,
+      logout,
+      refreshUser,
+    }),
+    [session, login, register, logout, refreshUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

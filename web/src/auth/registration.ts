@@ -1,0 +1,27 @@
+import type { RegistrationForm } from './formValidation';
+import type { RegisterPayload } from './session';
+
+export const CBC_PROMO_CODE = 'CBC500';
+
+export interface PromoOffer {
+  applied: boolean;
+  orderId?: string;
+}
+
+/** Reads `?promo=cbc500&paid=true&order_id=...`, set by the promo page after payment. */
+export function readPromoOffer(params: URLSearchParams): PromoOffer {
+  const applied = params.get('promo') === 'cbc500' && params.get('paid') === 'true';
+  if (!applied) return { applied: false };
+  const orderId = params.get('order_id')?.trim();
+  return orderId ? { applied, orderId } : { applied };
+}
+
+export function buildRegisterPayload(form: RegistrationForm, promo: PromoOffer, referralCode?: string): RegisterPayload {
+  const payload: RegisterPayload = { name: form.name.trim(), email: form.email.trim(), password: form.password };
+  if (promo.applied) {
+    payload.promo_code = CBC_PROMO_CODE;
+    if (promo.orderId) payload.order_id = promo.orderId;
+  }
+  if (referralCode) payload.referral_code = referralCode;
+  return payload;
+}

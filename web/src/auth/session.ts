@@ -1,0 +1,72 @@
+import type { AxiosInstance } from 'axios';
+import type { TokenStore } from './tokenStorage';
+import type { User } from './user';
+
+export type Session =
+  | { status: 'loading' }
+  | { status: 'anonymous' }
+  | { status: 'authenticated'; user: User };
+
+export interface RegisterPayload {
+  name: string;
+  email: string;
+  password: string;
+  promo_code?: string;
+  order_id?: string;
+  referral_code?: string;
+}
+
+interface AuthResponse {
+  user: User;
+  access_token: string;
+}
+
+export interface SessionDeps {
+  http: Pick<AxiosInstance, 'get' | 'post'>;
+  tokens: TokenStore;
+}
+
+export const anonymous: Session = { status: 'anonymous' };
+export const authenticated = (user: User): Session => ({ status: 'authenticated', user });
+
+async function fetchCurrentUser({ http }: SessionDeps): Promise<User> {
+  const { data } = await http.get<User>('/api/auth/me');
+  return data;
+}
+
+/** Start-up check: a stored token is only trusted once the server accepts it. */
+export async function restoreSession(deps: SessionDeps): Promise<Session> {
+  if (!deps.tokens.read()) return anonymous;
+  try {
+    return authenticated(await fetchCurrentUser(deps));
+  } catch (err) {
+    console.error('Token validation failed:', err);
+    deps.tokens.clear();
+    return anonymous;
+  }
+}
+
+function acceptAuth(deps: SessionDeps, data: AuthResponse): User {
+  deps.tokens.write(data.access_token);
+  return data.user;
+}
+
+export async function loginRequest(deps: SessionDeps, email: string, password: string): Promise<User> {
+  const { data } = await deps.http.post<AuthResponse>('/api/auth/login', { email, password });
+  return acceptAuth(deps, data);
+}
+
+export async function registerRequest(deps: SessionDeps, payload: RegisterPayload): Promise<User> {
+  const { data } = await deps.http.post<AuthResponse>('/api/auth/register', payload);
+  return acceptAuth(deps, data);
+}
+
+/** Re-reads the current user; `null` on failure so callers keep the session they have. */
+export async function refreshRequest(deps: SessionDeps): Promise<User | null> {
+  try {
+    return await fetchCurrentUser(deps);
+  } catch (err) {
+    console.error('Failed to refresh user:', err);
+    return null;
+  }
+}

@@ -1,0 +1,101 @@
+import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { readReferralCode } from '../affiliate/referralCookie';
+import { errorDetail } from '../api/client';
+import { MIN_PASSWORD_LENGTH, validateRegistration, type RegistrationForm } from '../auth/formValidation';
+import { buildRegisterPayload, readPromoOffer } from '../auth/registration';
+import { useAuth } from '../auth/useAuth';
+import { AuthShell } from '../components/AuthShell';
+import { FormAlert } from '../components/FormAlert';
+import { Icon } from '../components/Icon';
+import { TextField } from '../components/TextField';
+
+const emptyForm: RegistrationForm = { name: '', email: '', password: '', confirmPassword: '' };
+
+export function RegisterPage() {
+  const { register } = useAuth();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const promo = useMemo(() => readPromoOffer(searchParams), [searchParams]);
+  const [form, setForm] = useState(emptyForm);
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+
+  const update = (field: keyof RegistrationForm) => (event: ChangeEvent<HTMLInputElement>) =>
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const invalid = validateRegistration(form);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setError('');
+    setPending(true);
+    try {
+      await register(buildRegisterPayload(form, promo, readReferralCode(document.cookie)));
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      setError(errorDetail(err, 'Registration failed'));
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthShell>
+      <div className="auth-card">
+        {promo.applied && (
+          <div className="promo-banner" role="status">
+            <Icon name="gift" />
+            <div>
+              <strong>CBC Special Promo Applied</strong>
+              <span>500 credits for $19 will be added to your new account.</span>
+            </div>
+          </div>
+        )}
+        <h1>{promo.applied ? 'Complete Your CBC Registration' : 'Create your account'}</h1>
+        <p className="auth-subtitle">
+          {promo.applied
+            ? 'Your payment is confirmed. Create your account to receive your credits.'
+            : 'Start with 10 free credits. No credit card required.'}
+        </p>
+        <form onSubmit={handleSubmit} noValidate>
+          <FormAlert message={error} />
+          <TextField label="Full name" name="name" autoComplete="name" value={form.name} onChange={update('name')} />
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={form.email}
+            onChange={update('email')}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            value={form.password}
+            onChange={update('password')}
+          />
+          <TextField
+            label="Confirm password"
+            type="password"
+            name="confirmPassword"
+            autoComplete="new-password"
+            value={form.confirmPassword}
+            onChange={update('confirmPassword')}
+          />
+          <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+            {pending ? 'Creating Account...' : 'Create Account'}
+          </button>
+        </form>
+        <p className="auth-switch">
+          Already have an account? <Link to="/login">Sign in</Link>
+        </p>
+      </div>
+    </AuthShell>
+  );
+}
