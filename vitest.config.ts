@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['services/**/test/**/*.test.ts', 'services/**/src/**/*.test.ts', 'gateway/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/browser/**'],
+    exclude: ['**/node_modules/**'],
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',

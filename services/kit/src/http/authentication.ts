@@ -52,7 +52,8 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
   await app.register(fastifyJwt, {
     decode: { complete: true },
     secret: (async (_request: FastifyRequest, token: { header: { kid?: string } }) => resolveKey(token.header.kid)) as never,
-    verify: { algorithms: ['RS256'] },
+    // Verified tokens are cached (until they expire): a session's requests repeat the same token.
+    verify: { algorithms: ['RS256'], cache: 10_000 },
   });
 
   const ttl = options.standingTtlMs ?? 30_000;
