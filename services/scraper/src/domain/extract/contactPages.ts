@@ -1,0 +1,68 @@
+import { loadHtml } from './pageContacts.ts';
+import { hostOf, sameSite } from './siteDomain.ts';
+
+// How likely a page is to carry the business's contacts, by words in its link text or path.
+const PAGE_KINDS: { score: number; words: RegExp }[] = [
+  {
+    score: 3,
+    words: /kontakt|contact|contacto|contato|contatti|kapcsolat|yhteys|iletisim|get-?in-?touch|reach-?us|erreichen/,
+  },
+  {
+    score: 2,
+    words: /impressum|imprint|legal|mentions|aviso-?legal|note-?legali|colofon|aviso|informacion-?legal/,
+  },
+  {
+    score: 1,
+    words:
+      /about|uber-?uns|ueber-?uns|(?<![a-z])(?:wir|team|sobre|o-nas|om-oss|om-os)(?![a-z])|chi-?siamo|quienes-?somos|qui-?sommes|over-?ons|find-?us|location|anfahrt|standort|directions/,
+  },
+];
+
+const NOT_A_PAGE = /\.(?:pdf|jpe?g|png|gif|svg|webp|zip|docx?|xlsx?|mp4|mp3)$/i;
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[\s_]+/g, '-');
+}
+
+/**
+ * Same-site links from a home page to its contact, legal (impressum / imprint) and about pages,
+ * best first, at most `cap`.
+ */
+export function findContactPages(homeUrl: string, html: string, cap = 3): string[] {
+  const homeHost = hostOf(homeUrl);
+  if (!homeHost) return [];
+  const $ = loadHtml(html);
+  const home = new URL(homeUrl);
+  const homeWithoutHash = home.href.split('#')[0];
+  const candidates = new Map<string, { score: number; order: number }>();
+
+  $('a[href], area[href], frame[src], iframe[src]').each((order, el) => {
+    const raw = $(el).attr('href') ?? $(el).attr('src') ?? '';
+    let url: URL;
+    try {
+      url = new URL(raw.trim(), home);
+    } catch {
+      return;
+    }
+    if (!/^https?:$/.test(url.protocol) || !sameSite(url.hostname, homeHost) || NOT_A_PAGE.test(url.pathname)) return;
+    url.hash = '';
+    if (url.href === homeWithoutHash) return;
+    const words = `${fold($(el).text())} ${fold(decodePath(url.pathname))}`;
+    const score = Math.max(0, ...PAGE_KINDS.filter((kind) => kind.words.test(words)).map((kind) => kind.score));
+    const known = candidates.get(url.href);
+    if (score > 0 && (!known || known.score < score)) candidates.set(url.href, { score, order: known?.order ?? order });
+  });
+
+  return [...candidates.entries()]
+    .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
+    .slice(0, cap)
+    .map(([url]) => url);
+}

@@ -1,0 +1,6 @@
+export { extractContacts } from './extractContacts.ts';
+export { findContactPages } from './contactPages.ts';
+export { countryOfHost } from './countryOfHost.ts';
+export { keepDeliverableEmails, type MailDomainCheck } from './mailDomainCheck.ts';
+export { createDnsMailDomainCheck, type MailResolver } from './dnsMailDomainCheck.ts';
+export type { CountryCode, ExtractedContacts, ExtractOptions, FetchedPage, SocialLink, SocialNetwork } from './types.ts';

@@ -1,0 +1,49 @@
+import * as cheerio from 'cheerio';
+import { decodeCloudflareEmail } from './cloudflareEmail.ts';
+import { normaliseEmail } from './emailAddress.ts';
+import { emailsInText } from './emailsInText.ts';
+import { isJunkEmail } from './emailJunk.ts';
+import { mailtoAddresses, protectedLinkAddress, telephoneOfLink } from './linkTargets.ts';
+import { validE164 } from './phoneNumber.ts';
+import { phonesInText } from './phonesInText.ts';
+import { socialProfile } from './socialProfiles.ts';
+import { readStructuredData } from './structuredData.ts';
+import type { CountryCode, SocialLink } from './types.ts';
+import { readVisibleContent } from './visibleContent.ts';
+
+/** Every contact one page shows, in page order, repeats included (they count as evidence). */
+export interface PageContacts {
+  emails: string[];
+  phones: string[];
+  socials: SocialLink[];
+}
+
+export function loadHtml(html: string): cheerio.CheerioAPI {
+  // htmlparser2 keeps content that HTML5 tree building drops, e.g. a <body> after a <frameset>.
+  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+}
+
+export function readPageContacts(html: string, defaultCountry: CountryCode | undefined): PageContacts {
+  const $ = loadHtml(html);
+  const visible = readVisibleContent($);
+  const structured = readStructuredData($);
+
+  const emails = [
+    ...visible.links.flatMap((link) => [...mailtoAddresses(link.href), protectedLinkAddress(link.href) ?? []].flat()),
+    ...visible.cloudflareEmails.flatMap((hex) => normaliseEmail(decodeCloudflareEmail(hex) ?? '') ?? []),
+    ...structured.emails.flatMap((value) => normaliseEmail(value) ?? []),
+    ...visible.lines.flatMap(emailsInText),
+  ].filter((email) => !isJunkEmail(email));
+
+  const phones = [
+    ...visible.links.flatMap((link) => telephoneOfLink(link.href, link.text, defaultCountry) ?? []),
+    ...structured.telephones.flatMap((value) => validE164(value, defaultCountry) ?? []),
+    ...visible.lines.flatMap((line) => phonesInText(line, defaultCountry)),
+  ];
+
+  const socials = [...visible.links.map((link) => link.href), ...structured.sameAs].flatMap(
+    (href) => socialProfile(href) ?? [],
+  );
+
+  return { emails, phones, socials };
+}

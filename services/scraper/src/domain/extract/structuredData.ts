@@ -1,0 +1,56 @@
+import type { CheerioAPI } from 'cheerio';
+
+/** Contact fields a page declares about itself in schema.org JSON-LD. */
+export interface StructuredContacts {
+  emails: string[];
+  telephones: string[];
+  sameAs: string[];
+}
+
+// Nested entities under these keys describe other parties (the web agency, a reviewer, a brand).
+const OTHER_PARTIES = new Set([
+  'author', 'creator', 'contributor', 'editor', 'provider', 'sponsor', 'funder', 'review', 'reviews',
+  'brand', 'manufacturer', 'copyrightHolder', 'accountablePerson',
+]);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Hand-written blocks often carry trailing commas or comments.
+    const cleaned = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/,\s*([}\]])/g, '$1');
+    try {
+      return JSON.parse(cleaned);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+function collect(value: unknown, into: StructuredContacts): void {
+  if (Array.isArray(value)) {
+    value.forEach((item) => collect(item, into));
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, field] of Object.entries(value)) {
+    if (key === 'email') into.emails.push(...strings(field));
+    else if (key === 'telephone') into.telephones.push(...strings(field));
+    else if (key === 'sameAs') into.sameAs.push(...strings(field));
+    else if (!OTHER_PARTIES.has(key)) collect(field, into);
+  }
+}
+
+export function readStructuredData($: CheerioAPI): StructuredContacts {
+  const found: StructuredContacts = { emails: [], telephones: [], sameAs: [] };
+  $('script[type="application/ld+json" i]').each((_, script) => {
+    collect(parseJson($(script).text()), found);
+  });
+  return found;
+}

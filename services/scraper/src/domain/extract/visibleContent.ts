@@ -1,0 +1,128 @@
+import type { CheerioAPI } from 'cheerio';
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { inlineCreditStart, isThirdPartyHeading, isThirdPartyLabel } from './thirdPartyMarkers.ts';
+
+export interface PageLink {
+  href: string;
+  text: string;
+}
+
+/** What a visitor sees on a page and can attribute to the business itself. */
+export interface VisibleContent {
+  /** Rendered text, one entry per line; other organisations' blocks and credits are left out. */
+  lines: string[];
+  /** Links (a, area) outside those blocks. */
+  links: PageLink[];
+  /** Cloudflare-obfuscated addresses (hex) outside those blocks. */
+  cloudflareEmails: string[];
+}
+
+const NOT_RENDERED = new Set([
+  'script', 'style', 'template', 'head', 'title', 'select', 'option', 'textarea', 'svg', 'math',
+  'object', 'embed', 'iframe', 'frame', 'canvas', 'audio', 'video', 'map',
+]);
+
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog',
+  'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3',
+  'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'nav', 'noframes',
+  'noscript', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead',
+  'tr', 'ul',
+]);
+
+const HEADING = /^h([1-6])$/;
+
+/**
+ * A block of someone else's contacts: it starts at a heading or "Label:" line and ends when the
+ * block that holds it closes (after covering at least one line), at the next heading of the same
+ * or higher rank (or any heading, for a label), or when an enclosing block closes.
+ */
+interface ThirdPartyScope {
+  depth: number;
+  headingLevel?: number;
+  covered: boolean;
+}
+
+function isHidden(el: Element): boolean {
+  if (el.attribs.hidden !== undefined || el.attribs['aria-hidden'] === 'true') return true;
+  const style = (el.attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
+  return style.includes('display:none') || style.includes('visibility:hidden');
+}
+
+export function readVisibleContent($: CheerioAPI): VisibleContent {
+  const lines: string[] = [];
+  const links: PageLink[] = [];
+  const cloudflareEmails: string[] = [];
+  let buffer = '';
+  let depth = 0;
+  let scope: ThirdPartyScope | undefined;
+
+  const inThirdParty = (): boolean => scope !== undefined || inlineCreditStart(buffer) >= 0;
+
+  const flush = (): void => {
+    const line = buffer.replace(/\s+/g, ' ').trim();
+    buffer = '';
+    if (!line) return;
+    if (scope) {
+      scope.covered = true;
+      return;
+    }
+    const credit = inlineCreditStart(line);
+    const own = credit >= 0 ? line.slice(0, credit).trim() : line;
+    if (isThirdPartyLabel(line)) {
+      scope = { depth, covered: false };
+    } else if (own) {
+      lines.push(own);
+    }
+  };
+
+  const visit = (node: AnyNode): void => {
+    if (isText(node)) {
+      buffer += node.data;
+      return;
+    }
+    if (!isTag(node)) return;
+    const name = node.name.toLowerCase();
+    if (NOT_RENDERED.has(name) || isHidden(node)) return;
+    if (name === 'br') {
+      flush();
+      return;
+    }
+    if ((name === 'a' || name === 'area') && node.attribs.href !== undefined && !inThirdParty()) {
+      links.push({ href: node.attribs.href, text: $(node).text().replace(/\s+/g, ' ').trim() });
+    }
+    if (node.attribs['data-cfemail'] !== undefined && !inThirdParty()) {
+      cloudflareEmails.push(node.attribs['data-cfemail']);
+    }
+
+    const block = BLOCK.has(name);
+    const heading = HEADING.exec(name);
+    if (block) {
+      flush();
+      depth += 1;
+    }
+    const containerDepth = depth - 1;
+    node.children.forEach(visit);
+    if (heading) {
+      const level = Number(heading[1]);
+      const text = buffer.replace(/\s+/g, ' ').trim();
+      if (isThirdPartyHeading(text)) {
+        buffer = '';
+        scope = { depth: containerDepth, headingLevel: level, covered: false };
+      } else if (scope && (scope.headingLevel === undefined || level <= scope.headingLevel)) {
+        scope = undefined;
+      }
+    }
+    if (block) {
+      flush();
+      if (scope && (depth < scope.depth || (depth === scope.depth && scope.covered))) scope = undefined;
+      depth -= 1;
+    }
+  };
+
+  $.root()
+    .contents()
+    .each((_, node) => visit(node));
+  flush();
+  return { lines, links, cloudflareEmails };
+}

@@ -1,0 +1,76 @@
+import type { FetchJson, SearchContext } from './types.ts';
+
+/** A geocoded search location: the area to search and what it tells about places in it. */
+export interface GeocodedArea {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  /** ISO 3166 alpha-2, upper case. */
+  country?: string;
+  city?: string;
+}
+
+// A street address or a single building geocodes to a box a few metres wide; search around it.
+const MIN_SPAN_DEGREES = 0.02;
+
+interface NominatimResult {
+  boundingbox?: string[];
+  bbox?: number[];
+  address?: Record<string, string>;
+  properties?: { address?: Record<string, string> };
+}
+
+function firstResult(body: unknown): NominatimResult | undefined {
+  if (Array.isArray(body)) return body[0] as NominatimResult | undefined;
+  const features = (body as { features?: NominatimResult[] } | null)?.features;
+  return Array.isArray(features) ? features[0] : undefined;
+}
+
+function widen(low: number, high: number): [number, number] {
+  const missing = MIN_SPAN_DEGREES - (high - low);
+  return missing > 0 ? [low - missing / 2, high + missing / 2] : [low, high];
+}
+
+function areaOf(result: NominatimResult): GeocodedArea | undefined {
+  // jsonv2 lists [south, north, west, east] as strings; GeoJSON has bbox [west, south, east, north].
+  const [south, north, west, east] = result.boundingbox
+    ? result.boundingbox.map(Number)
+    : result.bbox
+      ? [result.bbox[1], result.bbox[3], result.bbox[0], result.bbox[2]]
+      : [];
+  if ([south, north, west, east].some((value) => value === undefined || Number.isNaN(value))) return undefined;
+  const [s, n] = widen(south, north);
+  const [w, e] = widen(west, east);
+  const address = result.address ?? result.properties?.address ?? {};
+  return {
+    south: s,
+    north: n,
+    west: w,
+    east: e,
+    country: address.country_code?.toUpperCase(),
+    city: address.city ?? address.town ?? address.village ?? address.municipality,
+  };
+}
+
+/** Geocodes free-text locations with Nominatim, remembering each answer for the process's life. */
+export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: string) {
+  const cache = new Map<string, Promise<GeocodedArea>>();
+  const lookUp = async (location: string, ctx: SearchContext): Promise<GeocodedArea> => {
+    const url = `${nominatimUrl.replace(/\/$/, '')}/search?format=jsonv2&addressdetails=1&limit=1&q=${encodeURIComponent(location)}`;
+    const result = firstResult(await fetchJson(url, { signal: ctx.signal }));
+    const area = result && areaOf(result);
+    if (!area) throw new Error(`Nominatim found no area for location "${location}"`);
+    return area;
+  };
+  return (location: string, ctx: SearchContext = {}): Promise<GeocodedArea> => {
+    const key = location.trim().toLowerCase();
+    let area = cache.get(key);
+    if (!area) {
+      area = lookUp(location, ctx);
+      cache.set(key, area);
+      area.catch(() => cache.delete(key));
+    }
+    return area;
+  };
+}

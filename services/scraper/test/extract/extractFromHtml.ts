@@ -1,0 +1,7 @@
+import { extractContacts } from '../../src/domain/extract/extractContacts.ts';
+import type { CountryCode, ExtractedContacts } from '../../src/domain/extract/types.ts';
+
+/** Contacts of a single page given as an HTML body fragment. */
+export function extractFromHtml(body: string, defaultCountry?: CountryCode, siteUrl = 'https://www.example-bakery.de/'): ExtractedContacts {
+  return extractContacts([{ url: siteUrl, html: `<!doctype html><html><body>${body}</body></html>` }], { defaultCountry, siteUrl });
+}

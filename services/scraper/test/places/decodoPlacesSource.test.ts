@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDecodoPlacesSource } from '../../src/domain/places/decodoPlacesSource.ts';
+import { collect, fixtureFetch, OWN_FIXTURES, readFixture } from './fixtureFetch.ts';
+
+const BASE = 'https://scraper-api.test';
+const page = readFixture(path.join(OWN_FIXTURES, 'decodo', 'google-maps-parsed.json'));
+const emptyPage = { results: [{ content: { results: { results: { organic: [] }, parse_status_code: 12000 }, status_code: 12000 } }] };
+
+function decodoSource(...pages: unknown[]) {
+  const fake = fixtureFetch({ [`${BASE}/v2/scrape`]: pages });
+  return { source: createDecodoPlacesSource({ fetchJson: fake.fetchJson, apiBase: BASE, token: 'dXNlcjpwYXNz' }), requests: fake.requests };
+}
+
+describe('Decodo google_maps source', () => {
+  it('posts a parsed google_maps scrape with Basic auth', async () => {
+    const { source, requests } = decodoSource(page, emptyPage);
+    await collect(source.search({ industry: 'coffee shops', location: 'brooklyn', limit: 10 }, {}));
+    expect(requests[0].init?.method).toBe('POST');
+    expect(requests[0].init?.headers?.authorization).toBe('Basic dXNlcjpwYXNz');
+    expect(JSON.parse(requests[0].init?.body ?? '')).toEqual({ target: 'google_maps', query: 'coffee shops brooklyn', parse: true, page_from: 1 });
+    expect(JSON.parse(requests[1].init?.body ?? '').page_from).toBe(2);
+  });
+
+  it('maps parsed results and stops at an empty page', async () => {
+    const { source, requests } = decodoSource(page, emptyPage);
+    const places = await collect(source.search({ industry: 'coffee shops', location: 'brooklyn', limit: 10 }, {}));
+    expect(requests).toHaveLength(2);
+    expect(places.map((place) => place.name)).toEqual(['Sample Roasters', 'Placeholder Espresso Bar', 'Demo Café']);
+    expect(places[0]).toEqual({
+      placeId: 'ChIJsample000000000000001',
+      source: 'decodo',
+      name: 'Sample Roasters',
+      website: 'https://sample-roasters.example.com/',
+      phone: '+1 718-555-0101',
+      address: '100 Example St, Brooklyn, NY 11201',
+      lat: 40.6901,
+      lon: -73.9911,
+      categories: ['Coffee shop'],
+    });
+  });
+
+  it('stops at the limit and when a page repeats', async () => {
+    const limited = decodoSource(page);
+    expect(await collect(limited.source.search({ industry: 'cafe', location: 'x', limit: 2 }, {}))).toHaveLength(2);
+    expect(limited.requests).toHaveLength(1);
+    const repeating = decodoSource(page);
+    expect(await collect(repeating.source.search({ industry: 'cafe', location: 'x', limit: 50 }, {}))).toHaveLength(3);
+    expect(repeating.requests).toHaveLength(2);
+  });
+
+  it('reports errors', async () => {
+    const { source } = decodoSource({ message: 'Unauthorized' });
+    await expect(collect(source.search({ industry: 'cafe', location: 'x', limit: 5 }, {}))).rejects.toThrow('Decodo Web Scraping API error: Unauthorized');
+  });
+});

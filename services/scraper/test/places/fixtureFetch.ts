@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FetchJson, JsonRequestInit } from '../../src/domain/places/types.ts';
+
+export const SHARED_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/', import.meta.url));
+export const OWN_FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+export function readFixture(path: string): unknown {
+  const text = fs.readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface RecordedRequest {
+  url: string;
+  init: JsonRequestInit | undefined;
+}
+
+/**
+ * A fetchJson that answers each request with the next body of the first route whose URL prefix
+ * matches (the last body repeats), as the real client would: parsed JSON, or text for non-JSON.
+ */
+export function fixtureFetch(routes: Record<string, unknown[]>) {
+  const requests: RecordedRequest[] = [];
+  const served = new Map<string, number>();
+  const fetchJson: FetchJson = async (url, init) => {
+    requests.push({ url, init });
+    const prefix = Object.keys(routes).find((candidate) => url.startsWith(candidate));
+    if (!prefix) throw new Error(`no fixture for ${url}`);
+    const bodies = routes[prefix];
+    const index = served.get(prefix) ?? 0;
+    served.set(prefix, index + 1);
+    return structuredClone(bodies[Math.min(index, bodies.length - 1)]);
+  };
+  return { fetchJson, requests };
+}
+
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
