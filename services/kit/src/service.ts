@@ -65,6 +65,22 @@ export interface StartOptions {
   logger?: Logger;
 }
 
+/**
+ * Routes name `app.requireUser` / `app.requireAdmin` as preHandlers; they run before body validation
+ * instead, so an anonymous or non-admin caller gets 401/403 whatever the body, as at the gateway.
+ */
+function moveAuthChecksBeforeValidation(app: App): void {
+  const guards = new Set<unknown>([app.requireUser, app.requireAdmin]);
+  app.addHook('onRoute', (route) => {
+    const pre = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    const checks = pre.filter((h) => guards.has(h));
+    if (checks.length === 0) return;
+    route.preHandler = pre.filter((h) => !guards.has(h));
+    const onRequest = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...onRequest, ...checks] as typeof route.onRequest;
+  });
+}
+
 /** The one way a service starts: config, database and migrations, bus, HTTP server, relay, consumers. */
 export async function startService(def: ServiceDefinition, options: StartOptions = {}): Promise<RunningService> {
   const env = options.env ?? process.env;
@@ -74,6 +90,9 @@ export async function startService(def: ServiceDefinition, options: StartOptions
 
   // DATA_DIR=:memory: keeps embedded databases in memory (tests).
   const db = openDatabase({ service: def.name, url: config.databaseUrl, dataDir: config.dataDir === ':memory:' ? undefined : config.dataDir });
+  // An embedded database's first boot can outlast the pool's 30 s connection-create timeout when
+  // every service of the local stack boots at once on a busy machine: wait for it outside the pool.
+  await (db.client as { pglite?: { waitReady: Promise<void> } }).pglite?.waitReady;
   await migrate(db, def.migrationsDir);
   const bus = options.bus ?? createBus(env, log);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
@@ -110,6 +129,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
     ...overrides,
   });
+  moveAuthChecksBeforeValidation(app);
   await def.routes(app, ctx);
 
   await app.listen({ host: config.host, port: options.port ?? config.port });

@@ -31,8 +31,32 @@ class SqlMigrationSource implements Knex.MigrationSource<SqlMigration> {
 
 const KIT_MIGRATIONS = new URL('./migrations', import.meta.url).pathname;
 
-/** Runs the kit's own tables (outbox, handled events, dead letters) and then the service's. */
+/** Any fixed number: every process migrating one database takes this advisory lock. */
+const MIGRATION_LOCK_KEY = 7_231_004;
+
+/**
+ * Runs the kit's own tables (outbox, handled events, dead letters) and then the service's.
+ * knex's migration lock lives in a table the first migration creates, so replicas starting together
+ * on an empty Postgres database would race to create it; a session advisory lock, held on one
+ * connection of the pool while the migrations run on another, serialises them from the first statement.
+ */
 export async function migrate(db: Db, serviceMigrationsDir?: string): Promise<void> {
   const dirs = [KIT_MIGRATIONS, ...(serviceMigrationsDir ? [serviceMigrationsDir] : [])];
-  await db.migrate.latest({ migrationSource: new SqlMigrationSource(dirs), tableName: 'schema_migrations' });
+  const run = () => db.migrate.latest({ migrationSource: new SqlMigrationSource(dirs), tableName: 'schema_migrations' });
+  // PGlite is one process's single connection: nothing to race with.
+  if (db.client.config.client !== 'pg') {
+    await run();
+    return;
+  }
+  const connection = await db.client.acquireConnection();
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await run();
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 }
