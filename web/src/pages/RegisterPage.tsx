@@ -6,6 +6,10 @@ import { MIN_PASSWORD_LENGTH, validateRegistration, type RegistrationForm } from
 import { buildRegisterPayload, readPromoOffer } from '../auth/registration';
 import { useAuth } from '../auth/useAuth';
 import { AuthShell } from '../components/AuthShell';
+import { fetchPromoClaim, type PromoClaim } from '../billing/paymentsApi';
+import { promoClaimProblem } from '../billing/promoClaim';
+import { PromoClaimResult } from '../billing/PromoClaimResult';
+import '../billing/billing.css';
 import { FormAlert } from '../components/FormAlert';
 import { Icon } from '../components/Icon';
 import { TextField } from '../components/TextField';
@@ -13,13 +17,14 @@ import { TextField } from '../components/TextField';
 const emptyForm: RegistrationForm = { name: '', email: '', password: '', confirmPassword: '' };
 
 export function RegisterPage() {
-  const { register } = useAuth();
+  const { register, refreshUser } = useAuth();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const promo = useMemo(() => readPromoOffer(searchParams), [searchParams]);
   const [form, setForm] = useState(emptyForm);
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
+  const [promoProblem, setPromoProblem] = useState<PromoClaim | null>(null);
 
   const update = (field: keyof RegistrationForm) => (event: ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
@@ -35,11 +40,22 @@ export function RegisterPage() {
     setPending(true);
     try {
       await register(buildRegisterPayload(form, promo, readReferralCode(document.cookie)));
-      navigate('/dashboard', { replace: true });
     } catch (err) {
       setError(errorDetail(err, 'Registration failed'));
       setPending(false);
+      return;
     }
+    // The account exists now; a promo order that was not applied is explained before going on.
+    if (promo.applied && promo.orderId) {
+      const problem = await promoClaimProblem(promo.orderId, fetchPromoClaim);
+      await refreshUser();
+      if (problem) {
+        setPromoProblem(problem);
+        setPending(false);
+        return;
+      }
+    }
+    navigate('/dashboard', { replace: true });
   };
 
   return (
@@ -60,38 +76,42 @@ export function RegisterPage() {
             ? 'Your payment is confirmed. Create your account to receive your credits.'
             : 'Start with 10 free credits. No credit card required.'}
         </p>
-        <form onSubmit={handleSubmit} noValidate>
-          <FormAlert message={error} />
-          <TextField label="Full name" name="name" autoComplete="name" value={form.name} onChange={update('name')} />
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={form.email}
-            onChange={update('email')}
-          />
-          <TextField
-            label="Password"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-            value={form.password}
-            onChange={update('password')}
-          />
-          <TextField
-            label="Confirm password"
-            type="password"
-            name="confirmPassword"
-            autoComplete="new-password"
-            value={form.confirmPassword}
-            onChange={update('confirmPassword')}
-          />
-          <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-            {pending ? 'Creating Account...' : 'Create Account'}
-          </button>
-        </form>
+        {promoProblem ? (
+          <PromoClaimResult claim={promoProblem} onContinue={() => navigate('/dashboard', { replace: true })} />
+        ) : (
+          <form onSubmit={handleSubmit} noValidate>
+            <FormAlert message={error} />
+            <TextField label="Full name" name="name" autoComplete="name" value={form.name} onChange={update('name')} />
+            <TextField
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={form.email}
+              onChange={update('email')}
+            />
+            <TextField
+              label="Password"
+              type="password"
+              name="password"
+              autoComplete="new-password"
+              hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+              value={form.password}
+              onChange={update('password')}
+            />
+            <TextField
+              label="Confirm password"
+              type="password"
+              name="confirmPassword"
+              autoComplete="new-password"
+              value={form.confirmPassword}
+              onChange={update('confirmPassword')}
+            />
+            <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+              {pending ? 'Creating Account...' : 'Create Account'}
+            </button>
+          </form>
+        )}
         <p className="auth-switch">
           Already have an account? <Link to="/login">Sign in</Link>
         </p>

@@ -1,8 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
 
-export const PlanId = Type.Union([Type.Literal('starter'), Type.Literal('growth'), Type.Literal('agency')]);
-export type PlanId = Static<typeof PlanId>;
+export const PLAN_IDS = ['starter', 'growth', 'agency'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+/** A plan id; anything else is refused with the sentence below (never a price from the client). */
+export const PlanId = Type.Unsafe<PlanId>(Type.Enum([...PLAN_IDS], { errorMessage: 'Unknown plan: choose starter, growth or agency' }));
 
 export interface Plan { id: PlanId; name: string; price: number; credits: number; bonus: number; description: string }
 
@@ -25,39 +27,104 @@ export const Purchase = Type.Object({
 });
 export type Purchase = Static<typeof Purchase>;
 
+export const PaymentHistoryQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'limit must be a whole number from 1 to 100' })),
+}, { additionalProperties: false });
 export const PaymentHistoryResponse = Type.Object({ purchases: Type.Array(Purchase) });
 
+const ReturnUrl = Type.String({ maxLength: 2048, pattern: '^https?://', errorMessage: 'return_url and cancel_url must be http(s) URLs' });
+
+/** Only a plan id (and where PayPal sends the buyer back): the amount always comes from PLANS. */
 export const CreatePaymentRequest = Type.Object({
   plan_id: PlanId,
-  return_url: Type.Optional(Type.String({ maxLength: 2048 })),
-  cancel_url: Type.Optional(Type.String({ maxLength: 2048 })),
+  return_url: Type.Optional(ReturnUrl),
+  cancel_url: Type.Optional(ReturnUrl),
 }, { additionalProperties: false });
+export type CreatePaymentRequest = Static<typeof CreatePaymentRequest>;
+/** `payment_id` is the provider's order id, used as the order id in its checkout. */
 export const CreatePaymentResponse = Type.Object({ payment_id: Type.String(), approve_url: Type.Optional(Type.String()) });
 
 export const ExecutePaymentRequest = Type.Object({
-  payment_id: Type.String({ minLength: 1, maxLength: 64 }),
+  payment_id: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'payment_id is required' }),
   payer_id: Type.Optional(Type.String({ maxLength: 64 })),
 }, { additionalProperties: false });
-export const ExecutePaymentResponse = Type.Object({ success: Type.Boolean(), credits_added: Type.Integer() });
+export type ExecutePaymentRequest = Static<typeof ExecutePaymentRequest>;
+/**
+ * `success` with the credits added, or `status: 'pending'` when PayPal holds the capture for review
+ * (the credits follow with PayPal's PAYMENT.CAPTURE.COMPLETED webhook).
+ */
+export const ExecutePaymentResponse = Type.Object({
+  success: Type.Boolean(),
+  credits_added: Type.Integer(),
+  status: Type.Optional(Type.Union([Type.Literal('completed'), Type.Literal('pending')])),
+  message: Type.Optional(Type.String()),
+});
+export type ExecutePaymentResponse = Static<typeof ExecutePaymentResponse>;
 
+/** The spec's promo call sends the amount; the server accepts only the promo's own price. */
 export const CreatePromoOrderRequest = Type.Object({
-  plan: Type.Literal('cbc500_promo'),
-  amount: Type.Optional(Type.Number()),
+  plan: Type.Literal('cbc500_promo', { errorMessage: 'plan must be cbc500_promo' }),
+  amount: Type.Optional(Type.Number({ errorMessage: 'amount must be a number' })),
   description: Type.Optional(Type.String({ maxLength: 200 })),
 }, { additionalProperties: false });
-export const CreatePromoOrderResponse = Type.Object({ order_id: Type.String() });
+export type CreatePromoOrderRequest = Static<typeof CreatePromoOrderRequest>;
+export const CreatePromoOrderResponse = Type.Object({ order_id: Type.String(), approve_url: Type.Optional(Type.String()) });
 
 export const CompletePromoRequest = Type.Object({
-  order_id: Type.String({ minLength: 1, maxLength: 64 }),
-  plan: Type.Literal('cbc500_promo'),
-  promo_code: Type.Literal('CBC500'),
+  order_id: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'order_id is required' }),
+  plan: Type.Literal('cbc500_promo', { errorMessage: 'plan must be cbc500_promo' }),
+  promo_code: Type.Literal('CBC500', { errorMessage: 'promo_code must be CBC500' }),
 }, { additionalProperties: false });
-
-export const PaymentsConfigResponse = Type.Object({
-  client_id: Type.String(),
-  mode: Type.Union([Type.Literal('sandbox'), Type.Literal('live'), Type.Literal('test')]),
-  currency: Type.Literal('USD'),
+export type CompletePromoRequest = Static<typeof CompletePromoRequest>;
+export const CompletePromoResponse = Type.Object({
+  success: Type.Boolean(),
+  order_id: Type.String(),
+  status: Type.Union([Type.Literal('completed'), Type.Literal('pending')]),
 });
 
-export const PaypalConfigResponse = Type.Object({ sandbox_mode: Type.Boolean(), client_id: Type.String() });
-export const PaypalConfigRequest = Type.Object({ sandbox_mode: Type.Boolean() }, { additionalProperties: false });
+/** What became of the promo order a new account registered with (GET /api/payments/promo-orders/:orderId). */
+export const PromoClaimOutcome = Type.Union([
+  Type.Literal('processing'),
+  Type.Literal('claimed'),
+  Type.Literal('claimed_pending_payment'),
+  Type.Literal('already_claimed'),
+  Type.Literal('not_found'),
+  Type.Literal('not_paid'),
+  Type.Literal('not_claimed'),
+]);
+export type PromoClaimOutcome = Static<typeof PromoClaimOutcome>;
+export const PromoClaimResponse = Type.Object({
+  order_id: Type.String(),
+  outcome: PromoClaimOutcome,
+  credits: Type.Integer(),
+  message: Type.String(),
+});
+export type PromoClaimResponse = Static<typeof PromoClaimResponse>;
+
+export const PaymentMode = Type.Union([Type.Literal('sandbox'), Type.Literal('live'), Type.Literal('test')]);
+export type PaymentMode = Static<typeof PaymentMode>;
+/** Public: what the browser needs to load PayPal's SDK, or `mode: 'test'` for the built-in test checkout. */
+export const PaymentsConfigResponse = Type.Object({
+  client_id: Type.String(),
+  mode: PaymentMode,
+  currency: Type.Literal('USD'),
+  intent: Type.Literal('capture'),
+});
+export type PaymentsConfigResponse = Static<typeof PaymentsConfigResponse>;
+
+/** The built-in test checkout's approval step (local mode without PayPal credentials only). */
+export const TestCheckoutApproveResponse = Type.Object({ order_id: Type.String(), status: Type.Literal('APPROVED'), payer_id: Type.String() });
+
+export const PaypalConfigResponse = Type.Object({
+  sandbox_mode: Type.Boolean(),
+  client_id: Type.String(),
+  mode: PaymentMode,
+  sandbox_configured: Type.Boolean(),
+  live_configured: Type.Boolean(),
+});
+export type PaypalConfigResponse = Static<typeof PaypalConfigResponse>;
+export const PaypalConfigRequest = Type.Object({
+  sandbox_mode: Type.Boolean({ errorMessage: 'sandbox_mode must be true or false' }),
+}, { additionalProperties: false });
+
+export const WebhookAck = Type.Object({ received: Type.Boolean(), outcome: Type.String() });

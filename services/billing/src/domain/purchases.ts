@@ -1,0 +1,158 @@
+import crypto from 'node:crypto';
+import type { Db } from '@leadforge/kit';
+import { emitEvent } from '@leadforge/kit';
+import type { PaymentMode, Purchase } from '@leadforge/contracts';
+import { purchasesTotal, revenueCents } from '../billingMetrics.ts';
+import type { CaptureView } from '../payments/paymentProvider.ts';
+import { appendEntry, inTransaction, type Trx } from './ledger.ts';
+
+export type PurchaseStatus = 'created' | 'pending' | 'completed' | 'failed' | 'refunded';
+
+export interface PurchaseRow {
+  id: string;
+  kind: 'plan' | 'promo';
+  plan_id: string;
+  user_id: string | null;
+  amount_cents: number;
+  currency: 'USD';
+  credits: number;
+  provider_mode: PaymentMode;
+  provider_order_id: string | null;
+  capture_id: string | null;
+  status: PurchaseStatus;
+  failure: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  claimed_at: Date | null;
+  refunded_at: Date | null;
+  credits_reversed: number | null;
+  credits_shortfall: number | null;
+}
+
+export interface NewPurchase {
+  kind: 'plan' | 'promo';
+  planId: string;
+  userId: string | null;
+  amountCents: number;
+  credits: number;
+  mode: PaymentMode;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function createPurchase(db: Db, input: NewPurchase): Promise<PurchaseRow> {
+  const [row] = await db('purchases').insert({
+    id: crypto.randomUUID(),
+    kind: input.kind,
+    plan_id: input.planId,
+    user_id: input.userId,
+    amount_cents: input.amountCents,
+    credits: input.credits,
+    provider_mode: input.mode,
+    status: 'created',
+  }).returning('*');
+  purchasesTotal.inc({ kind: input.kind, outcome: 'created' });
+  return row;
+}
+
+export async function attachProviderOrder(db: Db, purchaseId: string, orderId: string): Promise<void> {
+  await db('purchases').where({ id: purchaseId }).update({ provider_order_id: orderId });
+}
+
+/** Marks a purchase that has not completed as failed (a completed one never goes back). */
+export async function markFailed(db: Db | Trx, purchaseId: string, failure: string): Promise<void> {
+  const changed = await db('purchases').where({ id: purchaseId }).whereIn('status', ['created', 'pending']).update({ status: 'failed', failure: failure.slice(0, 500) });
+  if (changed) purchasesTotal.inc({ kind: 'any', outcome: 'failed' });
+}
+
+export async function findPurchase(db: Db | Trx, id: string): Promise<PurchaseRow | undefined> {
+  return UUID.test(id) ? db('purchases').where({ id }).first() : undefined;
+}
+
+export async function findByOrderId(db: Db, orderId: string, kind: 'plan' | 'promo'): Promise<PurchaseRow | undefined> {
+  return db('purchases').where({ provider_order_id: orderId, kind }).first();
+}
+
+export const dollars = (cents: number) => cents / 100;
+
+/** The user's completed (and refunded) purchases, newest first. */
+export async function purchaseHistory(db: Db, userId: string, limit: number): Promise<Purchase[]> {
+  const rows: PurchaseRow[] = await db('purchases')
+    .where({ user_id: userId })
+    .whereIn('status', ['completed', 'refunded'])
+    .orderBy('completed_at', 'desc')
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    plan_id: r.plan_id,
+    amount: dollars(r.amount_cents),
+    credits: r.credits,
+    status: r.status,
+    completed_at: r.completed_at ? new Date(r.completed_at).toISOString() : null,
+  }));
+}
+
+/**
+ * Adds a completed purchase's credits to its owner, once (ledger key), and announces the sale.
+ * A promo order without an owner yet is granted when an account claims it.
+ */
+export async function grantPurchase(trx: Trx, p: PurchaseRow): Promise<boolean> {
+  if (!p.user_id || p.status !== 'completed') return false;
+  const reason = p.kind === 'plan' ? 'purchase' : 'promo';
+  const { applied } = await appendEntry(trx, { userId: p.user_id, delta: p.credits, reason, ref: `purchase:${p.id}`, key: `${reason}:${p.id}` });
+  if (applied) {
+    await emitEvent(trx, 'purchase.completed', p.user_id, {
+      purchase_id: p.id,
+      user_id: p.user_id,
+      plan_id: p.plan_id,
+      amount: dollars(p.amount_cents),
+      currency: p.currency,
+      credits: p.credits,
+      completed_at: new Date(p.completed_at!).toISOString(),
+    });
+  }
+  return applied;
+}
+
+export type CaptureRecord =
+  | { outcome: 'completed'; purchase: PurchaseRow; newlyCompleted: boolean }
+  | { outcome: 'pending' | 'failed' | 'amount_mismatch' | 'refunded'; purchase: PurchaseRow };
+
+/**
+ * Applies what the provider says about a capture (from the execute call or a webhook). Under the
+ * purchase row lock, so any number of concurrent callers complete and grant exactly once; grants
+ * only a COMPLETED capture whose amount and currency are what we asked for.
+ */
+export async function recordCapture(db: Db, purchaseId: string, capture: CaptureView): Promise<CaptureRecord> {
+  const record = await inTransaction(db, async (trx): Promise<CaptureRecord> => {
+    const p: PurchaseRow = await trx('purchases').where({ id: purchaseId }).forUpdate().first();
+    if (p.status === 'completed') return { outcome: 'completed', purchase: p, newlyCompleted: false };
+    if (p.status === 'refunded') return { outcome: 'refunded', purchase: p };
+    if (p.status === 'failed' && p.failure?.startsWith('amount mismatch')) return { outcome: 'amount_mismatch', purchase: p };
+
+    if (capture.status === 'COMPLETED') {
+      if (capture.amountCents !== p.amount_cents || capture.currency !== p.currency) {
+        const failure = `amount mismatch: captured ${capture.currency} ${capture.amountCents ?? '?'} cents, expected ${p.currency} ${p.amount_cents}`;
+        const [failed] = await trx('purchases').where({ id: p.id }).update({ status: 'failed', failure, capture_id: capture.captureId }).returning('*');
+        return { outcome: 'amount_mismatch', purchase: failed };
+      }
+      const [completed]: PurchaseRow[] = await trx('purchases').where({ id: p.id })
+        .update({ status: 'completed', capture_id: capture.captureId, completed_at: trx.fn.now(), failure: null }).returning('*');
+      await grantPurchase(trx, completed);
+      return { outcome: 'completed', purchase: completed, newlyCompleted: true };
+    }
+    if (capture.status === 'PENDING') {
+      const [pending] = await trx('purchases').where({ id: p.id }).update({ status: 'pending', capture_id: capture.captureId }).returning('*');
+      return { outcome: 'pending', purchase: pending };
+    }
+    await markFailed(trx, p.id, `capture ${capture.status}`);
+    return { outcome: 'failed', purchase: { ...p, status: 'failed' } };
+  });
+  if (record.outcome === 'completed' && record.newlyCompleted) {
+    purchasesTotal.inc({ kind: record.purchase.kind, outcome: 'completed' });
+    revenueCents.inc({ mode: record.purchase.provider_mode }, record.purchase.amount_cents);
+  } else if (record.outcome === 'pending' || record.outcome === 'amount_mismatch') {
+    purchasesTotal.inc({ kind: record.purchase.kind, outcome: record.outcome });
+  }
+  return record;
+}

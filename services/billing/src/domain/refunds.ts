@@ -1,0 +1,68 @@
+import type { Db } from '@leadforge/kit';
+import { emitEvent } from '@leadforge/kit';
+import type { RefundResponse } from '@leadforge/contracts';
+import { purchasesTotal } from '../billingMetrics.ts';
+import { appendEntry, inTransaction, lockBalance } from './ledger.ts';
+import { dollars, type PurchaseRow } from './purchases.ts';
+
+export const REFUND_WINDOW_DAYS = 7;
+
+export function refundableUntil(p: Pick<PurchaseRow, 'status' | 'completed_at'>): Date | null {
+  if (p.status !== 'completed' || !p.completed_at) return null;
+  return new Date(new Date(p.completed_at).getTime() + REFUND_WINDOW_DAYS * 24 * 3600 * 1000);
+}
+
+export interface ReversalDetails {
+  refundId: string | null;
+  actorId?: string;
+  reason?: string;
+}
+
+export const refundView = (p: PurchaseRow): RefundResponse => ({
+  purchase_id: p.id,
+  status: 'refunded',
+  amount: dollars(p.amount_cents),
+  credits_reversed: p.credits_reversed ?? 0,
+  credits_shortfall: p.credits_shortfall ?? 0,
+  refunded_at: new Date(p.refunded_at!).toISOString(),
+});
+
+/**
+ * Takes a refunded (or reversed) purchase's credits back, once. Credits already spent cannot be:
+ * the balance goes to zero, never below, and the rest is recorded as the shortfall.
+ */
+export async function reversePurchase(db: Db, purchaseId: string, details: ReversalDetails): Promise<{ purchase: PurchaseRow; reversedNow: boolean }> {
+  const result = await inTransaction(db, async (trx) => {
+    const p: PurchaseRow = await trx('purchases').where({ id: purchaseId }).forUpdate().first();
+    if (p.status === 'refunded') return { purchase: p, reversedNow: false };
+    let taken = 0;
+    if (p.user_id) {
+      taken = Math.min(p.credits, await lockBalance(trx, p.user_id));
+      if (taken > 0) {
+        await appendEntry(trx, { userId: p.user_id, delta: -taken, reason: 'refund', ref: `purchase:${p.id}`, key: `refund:${p.id}`, actorId: details.actorId, note: details.reason });
+      }
+    }
+    const [refunded]: PurchaseRow[] = await trx('purchases').where({ id: p.id }).update({
+      status: 'refunded',
+      refunded_at: trx.fn.now(),
+      refund_id: details.refundId,
+      credits_reversed: taken,
+      credits_shortfall: p.credits - taken,
+      refunded_by: details.actorId ?? null,
+      refund_reason: details.reason ?? null,
+    }).returning('*');
+    // A promo order nobody claimed was never announced as a sale, so its refund is not either.
+    if (p.user_id) {
+      await emitEvent(trx, 'purchase.refunded', p.user_id, {
+        purchase_id: p.id,
+        user_id: p.user_id,
+        amount: dollars(p.amount_cents),
+        credits_reversed: taken,
+        refunded_at: new Date(refunded.refunded_at!).toISOString(),
+      });
+    }
+    return { purchase: refunded, reversedNow: true };
+  });
+  if (result.reversedNow) purchasesTotal.inc({ kind: result.purchase.kind, outcome: 'refunded' });
+  return result;
+}

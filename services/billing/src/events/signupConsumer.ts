@@ -1,0 +1,22 @@
+import type { ServiceContext } from '@leadforge/kit';
+import { startConsumer } from '@leadforge/kit';
+import { TOPICS } from '@leadforge/contracts';
+import { welcomeAccount } from '../domain/signups.ts';
+
+/** `user.registered` -> the signup grant and the promo claim, once per account (idempotent consumer). */
+export function consumeSignups(ctx: ServiceContext) {
+  return startConsumer({
+    db: ctx.db,
+    bus: ctx.bus,
+    service: 'billing',
+    group: 'billing.signups',
+    topics: [TOPICS.authUser],
+    logger: ctx.log,
+    handlers: {
+      'user.registered': async (data, _envelope, trx) => {
+        const outcome = await welcomeAccount(trx, data);
+        if (outcome !== 'none' && outcome !== 'duplicate') ctx.log.info({ userId: data.user_id, orderId: data.order_id, outcome }, 'promo order claim');
+      },
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { buildRuntime, type BillingRuntime } from './runtime.ts';
+import { consumeSignups } from './events/signupConsumer.ts';
+import { adminRoutes } from './routes/adminRoutes.ts';
+import { internalRoutes } from './routes/internalRoutes.ts';
+import { paymentRoutes } from './routes/paymentRoutes.ts';
+import { promoRoutes } from './routes/promoRoutes.ts';
+import { testCheckoutRoutes } from './routes/testCheckoutRoutes.ts';
+import { webhookRoutes } from './routes/webhookRoutes.ts';
+
+const runtimes = new WeakMap<ServiceContext, Promise<BillingRuntime>>();
+function runtimeOf(ctx: ServiceContext): Promise<BillingRuntime> {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    rt = buildRuntime(ctx);
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
+
+/** Billing: the credit ledger, plans, purchases and promo orders, PayPal checkout and webhooks. */
+export const billingService: ServiceDefinition = {
+  name: 'billing',
+  migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+
+  async routes(app, ctx) {
+    const rt = await runtimeOf(ctx);
+    await paymentRoutes(app, rt);
+    await promoRoutes(app, rt);
+    await testCheckoutRoutes(app, rt);
+    await webhookRoutes(app, rt);
+    await adminRoutes(app, rt);
+    await internalRoutes(app, rt);
+  },
+
+  async start(ctx) {
+    const subscription = await consumeSignups(ctx);
+    return () => subscription.close();
+  },
+};
+
+export default billingService;

@@ -1,0 +1,36 @@
+import type { App } from '@leadforge/kit';
+import { principalOf } from '@leadforge/kit';
+import { ErrorBody, MessageBody, PaypalConfigRequest, PaypalConfigResponse } from '@leadforge/contracts';
+import type { BillingRuntime } from '../runtime.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
+
+/** The admin panel's payment-provider switch (sandbox <-> live), stored in billing's database. */
+export async function adminRoutes(app: App, rt: BillingRuntime): Promise<void> {
+  const { providers } = rt;
+
+  app.get('/api/admin/paypal-config', { schema: { response: { 200: PaypalConfigResponse, ...errors } }, preHandler: app.requireAdmin }, async () => {
+    const [settings, active] = await Promise.all([providers.settings(), providers.active()]);
+    return {
+      sandbox_mode: settings.sandbox_mode,
+      client_id: active.clientId,
+      mode: active.mode,
+      sandbox_configured: Boolean(providers.sandbox),
+      live_configured: Boolean(providers.live),
+    };
+  });
+
+  app.post('/api/admin/paypal-config', {
+    schema: { body: PaypalConfigRequest, response: { 200: MessageBody, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => {
+    const { sandbox_mode } = request.body as { sandbox_mode: boolean };
+    await providers.setSandboxMode(sandbox_mode, principalOf(request).id);
+    const mode = sandbox_mode ? 'sandbox' : 'live';
+    rt.ctx.log.info({ actor: principalOf(request).id, mode }, 'PayPal mode changed');
+    if (providers.testCheckout) {
+      return { message: `Saved: PayPal ${mode} mode. No PayPal credentials are configured, so the built-in test checkout stays in use.` };
+    }
+    return { message: `PayPal switched to ${mode} mode` };
+  });
+}

@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+import type { App } from '@leadforge/kit';
+import { notFound, rateLimited } from '@leadforge/kit';
+import { ErrorBody, TestCheckoutApproveResponse } from '@leadforge/contracts';
+import type { BillingRuntime } from '../runtime.ts';
+
+/**
+ * The buyer's "Approve" in the built-in test checkout (local mode without PayPal credentials);
+ * with real PayPal the buyer approves in PayPal's own window and this route answers 404.
+ */
+export async function testCheckoutRoutes(app: App, rt: BillingRuntime): Promise<void> {
+  app.post('/api/payments/test-checkout/:orderId/approve', {
+    schema: { params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: TestCheckoutApproveResponse, 404: ErrorBody, 429: ErrorBody } },
+    preHandler: rateLimited(rt.ctx.counters, { name: 'billing-test-approve-ip', max: 120, windowMs: 3_600_000 }),
+  }, async (request) => {
+    const testCheckout = rt.providers.testCheckout;
+    if (!testCheckout) throw notFound('The test checkout is not available: this server takes payments through PayPal', 'test_checkout_disabled');
+    return testCheckout.approve((request.params as { orderId: string }).orderId);
+  });
+}

@@ -1,0 +1,14 @@
+import type { App } from '@leadforge/kit';
+import { ErrorBody, WebhookAck } from '@leadforge/contracts';
+import type { BillingRuntime } from '../runtime.ts';
+
+/** PayPal's webhook listener. The body is kept as the exact bytes PayPal signed. */
+export async function webhookRoutes(app: App, rt: BillingRuntime): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 128 * 1024 }, (_request, body, done) => done(null, body));
+    scope.post('/api/payments/webhook', {
+      schema: { response: { 200: WebhookAck, 400: ErrorBody, 502: ErrorBody } },
+    }, async (request) => rt.webhooks.handle({ headers: request.headers, rawBody: String(request.body ?? '') }));
+  });
+}
