@@ -1,0 +1,35 @@
+import { Type, type Static } from 'typebox';
+
+/** The spec's "Proxy stats" entity: GET /api/admin/decodo-stats. */
+export const ProxyStatsResponse = Type.Object({
+  /** 'Connected', 'Disconnected' or 'Not configured'. */
+  status: Type.String(),
+  /** 'Success' or 'Failed': a request through the proxy just now. */
+  connection_test: Type.Union([Type.Literal('Success'), Type.Literal('Failed')]),
+  /** Subscription traffic left, with a note after ' - ' (Decodo's API has no money balance). */
+  balance: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+  username: Type.Union([Type.String(), Type.Null()]),
+  last_updated: Type.String(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type ProxyStatsResponse = Static<typeof ProxyStatsResponse>;
+
+/** The spec's "Usage stats" entity: GET /api/admin/decodo-usage. */
+export const UsageStatsResponse = Type.Object({
+  total_successful: Type.Integer(),
+  total_failed: Type.Integer(),
+  /** Percent, 0-100, two decimals. */
+  success_rate: Type.Number(),
+  quota: Type.Object({ remaining_requests: Type.Integer() }),
+  avg_response_time_ms: Type.Number(),
+  total_requests: Type.Integer(),
+  total_traffic_mb: Type.Number(),
+  total_traffic_kb: Type.Number(),
+  top_domains: Type.Array(Type.Object({ domain: Type.String(), count: Type.Integer() })),
+  /** Time of the last recorded request, or null when there is none. */
+  last_updated: Type.Union([Type.String(), Type.Null()]),
+});
+export type UsageStatsResponse = Static<typeof UsageStatsResponse>;
+
+export const QuotaUpdatedResponse = Type.Object({ message: Type.String(), remaining_requests: Type.Integer() });

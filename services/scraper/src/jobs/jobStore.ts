@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import type { EventData } from '@leadforge/contracts';
+import type { Db } from '@leadforge/kit';
+
+export interface JobRow {
+  search_id: string;
+  user_id: string;
+  industry: string;
+  location: string;
+  quantity: number;
+  deadline_at: Date;
+  state: 'queued' | 'running' | 'finished';
+  cancel_requested: boolean;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  attempts: number;
+  places_found: number;
+  websites_checked: number;
+  leads_sent: number;
+  with_email: number;
+  with_phone: number;
+  with_website: number;
+  finish_reason: string | null;
+}
+
+/** Records a requested search; a redelivered request changes nothing. */
+export async function recordSearch(trx: Knex.Transaction, data: EventData<'search.requested'>): Promise<void> {
+  const deadline = Number.isNaN(Date.parse(data.deadline_at)) ? new Date(Date.now() + 10 * 60_000) : new Date(data.deadline_at);
+  await trx('scraper_jobs').insert({
+    search_id: data.search_id,
+    user_id: data.user_id,
+    industry: data.industry,
+    location: data.location,
+    quantity: Math.max(0, data.quantity),
+    deadline_at: deadline,
+  }).onConflict('search_id').ignore();
+}
+
+/** Marks a search cancelled; its worker notices at its next heartbeat or commit. */
+export async function requestCancel(trx: Knex.Transaction, searchId: string): Promise<void> {
+  await trx('scraper_jobs').where({ search_id: searchId }).whereNot({ state: 'finished' }).update({ cancel_requested: true, updated_at: trx.fn.now() });
+}
+
+/**
+ * Claims the oldest open job whose lease is free or expired: row locks skipped by concurrent
+ * claimers, so two replicas never claim the same job at once.
+ */
+export async function claimJob(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+  const result = await db.raw(
+    `UPDATE scraper_jobs
+        SET state = 'running', lease_owner = ?, lease_expires_at = now() + ?::integer * interval '1 millisecond',
+            attempts = attempts + 1, updated_at = now()
+      WHERE search_id = (
+        SELECT search_id FROM scraper_jobs
+         WHERE state <> 'finished' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+         ORDER BY created_at
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [owner, leaseMs],
+  );
+  return result.rows[0];
+}
+
+/** Extends the lease; undefined when another worker took the job (or it finished). */
+export async function renewLease(db: Db, searchId: string, owner: string, leaseMs: number): Promise<{ cancelRequested: boolean } | undefined> {
+  const result = await db.raw(
+    `UPDATE scraper_jobs SET lease_expires_at = now() + ?::integer * interval '1 millisecond'
+      WHERE search_id = ? AND lease_owner = ? AND state = 'running'
+      RETURNING cancel_requested`,
+    [leaseMs, searchId, owner],
+  );
+  const row = result.rows[0];
+  return row ? { cancelRequested: row.cancel_requested } : undefined;
+}
+
+/** Gives a job up at shutdown so another replica takes it at once rather than after the lease. */
+export async function releaseLease(db: Db, searchId: string, owner: string): Promise<void> {
+  await db('scraper_jobs').where({ search_id: searchId, lease_owner: owner, state: 'running' })
+    .update({ lease_expires_at: db.fn.now(), updated_at: db.fn.now() });
+}
+
+/** The job row, locked for this transaction, if this worker still owns it. */
+export async function lockOwnedJob(trx: Knex.Transaction, searchId: string, owner: string): Promise<JobRow | undefined> {
+  const row = await trx('scraper_jobs').where({ search_id: searchId }).forUpdate().first();
+  return row && row.lease_owner === owner && row.state === 'running' ? row : undefined;
+}
+
+export async function processedPlaceKeys(db: Db, searchId: string): Promise<Set<string>> {
+  const rows: { place_key: string }[] = await db('scraper_job_places').where({ search_id: searchId }).select('place_key');
+  return new Set(rows.map((row) => row.place_key));
+}
+
+export async function contactKeysTaken(trx: Knex.Transaction, searchId: string, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows: { contact_key: string }[] = await trx('scraper_job_places').where({ search_id: searchId }).whereIn('contact_key', keys).select('contact_key');
+  return new Set(rows.map((row) => row.contact_key));
+}
+
+export async function readJob(db: Db, searchId: string): Promise<JobRow | undefined> {
+  return db('scraper_jobs').where({ search_id: searchId }).first();
+}

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
+import type { ServiceContext } from '@leadforge/kit';
+import { loadScraperConfig, type ScraperConfig } from './config.ts';
+import { createDnsMailDomainCheck, type MailResolver } from './domain/extract/index.ts';
+import { createSiteEnricher } from './enrichment/siteEnrichment.ts';
+import { JobWorker } from './jobs/jobWorker.ts';
+import { SearchRun } from './jobs/searchRun.ts';
+import type { ConnectRoute } from './outbound/guardedConnector.ts';
+import type { HostLookup } from './outbound/networkGuard.ts';
+import { OutboundClient } from './outbound/outboundClient.ts';
+import { placesSourceFor } from './places/placesSourceFor.ts';
+import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
+import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
+import { proxyQuotaRemaining } from './usage/scraperMetrics.ts';
+import { UsageRecorder } from './usage/usageRecorder.ts';
+
+/**
+ * What differs between a production start and a test or benchmark start, passed in code rather
+ * than decided by an "if test": name resolution and connection routing (so generated sites on
+ * the fixture web resolve to it), and the mail-domain resolver.
+ */
+export interface ScraperHooks {
+  lookup?: HostLookup;
+  route?: ConnectRoute;
+  mailResolver?: MailResolver;
+}
+
+export interface ScraperRuntime {
+  ctx: ServiceContext;
+  config: ScraperConfig;
+  client: OutboundClient;
+  quota: ProxyQuota;
+  usage: UsageRecorder;
+  worker: JobWorker;
+  /** Saves the in-process quota now (no-op with Redis). */
+  saveQuota(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const PUBLIC_NOMINATIM = 'nominatim.openstreetmap.org';
+
+export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
+  const config = loadScraperConfig(ctx.env, ctx.config.publicUrl);
+  const snapshot = ctx.redis ? undefined : quotaSnapshotWriter(ctx.db, ctx.log);
+  const quota = ctx.redis ? redisProxyQuota(ctx.redis, config.quotaRedisKey) : memoryProxyQuota((await loadQuotaSnapshot(ctx.db)) ?? DEFAULT_PROXY_QUOTA);
+  quota.onChange = (remaining) => {
+    proxyQuotaRemaining.set(remaining);
+    snapshot?.changed(remaining);
+  };
+  await quota.remaining().then((remaining) => proxyQuotaRemaining.set(remaining), (err) => ctx.log.warn({ err }, 'could not read the proxy quota'));
+  const usage = new UsageRecorder(ctx.db, ctx.log);
+  const client = new OutboundClient({
+    userAgent: config.userAgent,
+    proxyUrl: config.decodoProxyUrl,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    lookup: hooks.lookup,
+    route: hooks.route,
+    ...config.http,
+    // The public Nominatim allows one request a second (its usage policy).
+    hostDelays: { [PUBLIC_NOMINATIM]: 1_000 },
+    quota,
+    usage,
+  });
+  const placesSource = placesSourceFor(config, client.fetchJson);
+  if ((config.placesSource === 'google' && !config.googlePlacesApiKey) || (config.placesSource === 'decodo' && !config.decodoScraperToken)) {
+    ctx.log.warn({ placesSource: config.placesSource }, 'the chosen places source has no credentials: searches will finish as "source_failed"');
+  }
+  const enrich = createSiteEnricher({
+    client,
+    contactPages: config.contactPagesPerSite,
+    mailCheck: config.emailMxCheck ? createDnsMailDomainCheck(hooks.mailResolver) : undefined,
+  });
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  const worker = new JobWorker(ctx.db, owner, config.jobs, (job, signal) => new SearchRun(job, {
+    db: ctx.db, owner, placesSource, enrich, jobs: config.jobs, log: ctx.log,
+  }).run(signal), ctx.log);
+
+  return {
+    ctx,
+    config,
+    client,
+    quota,
+    usage,
+    worker,
+    saveQuota: async () => { await snapshot?.flush(); },
+    async stop() {
+      await worker.stop();
+      await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));
+      await snapshot?.flush().catch((err) => ctx.log.warn({ err }, 'could not save the proxy quota'));
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { Db } from '@leadforge/kit';
+import { outboundBytes, outboundDuration, outboundRequests } from './scraperMetrics.ts';
+
+/** One outbound request as usage counts it. */
+export interface UsageEntry {
+  /** Target host without a leading "www.". */
+  domain: string;
+  /** The target answered (below 500, not 429) with a body we could take; errors, timeouts, 5xx, 429 and refused bodies are failures. */
+  ok: boolean;
+  ms: number;
+  bytes: number;
+  proxied: boolean;
+}
+
+export interface UsageSink {
+  record(entry: UsageEntry): void;
+}
+
+interface Pending {
+  successful: number;
+  failed: number;
+  responseMs: number;
+  bytes: number;
+  lastAt?: Date;
+  domains: Map<string, number>;
+}
+
+const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, domains: new Map() });
+
+/**
+ * Counts requests in memory and adds them to the database every second: additive updates, so
+ * any number of replicas can flush into the same rows. Prometheus sees each request at once.
+ */
+export class UsageRecorder implements UsageSink {
+  private pending = empty();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(private readonly db: Db, private readonly log: Logger, private readonly flushMs = 1_000) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush().catch((err) => this.log.warn({ err }, 'could not save proxy usage; will retry')), this.flushMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  record(entry: UsageEntry): void {
+    const route = entry.proxied ? 'proxy' : 'direct';
+    outboundRequests.inc({ outcome: entry.ok ? 'success' : 'failure', route });
+    outboundBytes.inc({ route }, entry.bytes);
+    outboundDuration.observe({ route }, entry.ms / 1000);
+    const p = this.pending;
+    if (entry.ok) p.successful++;
+    else p.failed++;
+    p.responseMs += Math.round(entry.ms);
+    p.bytes += entry.bytes;
+    p.lastAt = new Date();
+    p.domains.set(entry.domain, (p.domains.get(entry.domain) ?? 0) + 1);
+  }
+
+  /** Writes what was counted since the last flush; concurrent calls share one write. */
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => { this.flushing = undefined; });
+    return this.flushing;
+  }
+
+  /** Forgets counts not yet written (after an admin reset). */
+  discardPending(): void {
+    this.pending = empty();
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    if (!batch.successful && !batch.failed) return;
+    this.pending = empty();
+    try {
+      await this.db.transaction(async (trx) => {
+        await trx('scraper_usage_totals').where({ id: 1 }).update({
+          successful: trx.raw('successful + ?', [batch.successful]),
+          failed: trx.raw('failed + ?', [batch.failed]),
+          response_ms: trx.raw('response_ms + ?', [batch.responseMs]),
+          bytes: trx.raw('bytes + ?', [batch.bytes]),
+          last_request_at: trx.raw('GREATEST(last_request_at, ?::timestamptz)', [batch.lastAt!.toISOString()]),
+        });
+        const rows = [...batch.domains].map(([domain, requests]) => ({ domain, requests }));
+        for (let i = 0; i < rows.length; i += 500) {
+          await trx('scraper_usage_domains').insert(rows.slice(i, i + 500))
+            .onConflict('domain').merge({ requests: trx.raw('scraper_usage_domains.requests + excluded.requests') });
+        }
+      });
+    } catch (error) {
+      this.merge(batch);
+      throw error;
+    }
+  }
+
+  /** Puts a batch that could not be written back in front of the counts since. */
+  private merge(batch: Pending): void {
+    const p = this.pending;
+    p.successful += batch.successful;
+    p.failed += batch.failed;
+    p.responseMs += batch.responseMs;
+    p.bytes += batch.bytes;
+    p.lastAt = p.lastAt ?? batch.lastAt;
+    for (const [domain, count] of batch.domains) p.domains.set(domain, (p.domains.get(domain) ?? 0) + count);
+  }
+}

@@ -1,0 +1,37 @@
+import type { UsageStatsResponse } from '@leadforge/contracts';
+import type { Db } from '@leadforge/kit';
+
+const TOP_DOMAINS = 10;
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** The usage totals as the Proxy Stats tab shows them. */
+export async function readUsageStats(db: Db, remainingRequests: number): Promise<UsageStatsResponse> {
+  const totals = await db('scraper_usage_totals').where({ id: 1 }).first();
+  const domains: { domain: string; requests: number }[] = await db('scraper_usage_domains')
+    .select('domain', 'requests').orderBy([{ column: 'requests', order: 'desc' }, { column: 'domain' }]).limit(TOP_DOMAINS);
+  const successful = Number(totals?.successful ?? 0);
+  const failed = Number(totals?.failed ?? 0);
+  const total = successful + failed;
+  const bytes = Number(totals?.bytes ?? 0);
+  return {
+    total_successful: successful,
+    total_failed: failed,
+    success_rate: total ? round2((successful / total) * 100) : 0,
+    quota: { remaining_requests: remainingRequests },
+    avg_response_time_ms: total ? round2(Number(totals.response_ms) / total) : 0,
+    total_requests: total,
+    total_traffic_mb: round2(bytes / (1024 * 1024)),
+    total_traffic_kb: round2(bytes / 1024),
+    top_domains: domains.map(({ domain, requests }) => ({ domain, count: Number(requests) })),
+    last_updated: totals?.last_request_at ? new Date(totals.last_request_at).toISOString() : null,
+  };
+}
+
+/** Clears every usage figure (the admin's reset); the caller restores the quota. */
+export async function clearUsage(db: Db): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('scraper_usage_domains').delete();
+    await trx('scraper_usage_totals').where({ id: 1 })
+      .update({ successful: 0, failed: 0, response_ms: 0, bytes: 0, last_request_at: null, reset_at: trx.fn.now() });
+  });
+}

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, postgresConfigured, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import { loadScraperConfig } from '../src/config.ts';
+import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
+import { claimJob, readJob } from '../src/jobs/jobStore.ts';
+import { SearchRun } from '../src/jobs/searchRun.ts';
+import { placesSourceFor } from '../src/places/placesSourceFor.ts';
+import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import { fixtureEnv } from './support/scraperUnderTest.ts';
+import { MIGRATIONS_DIR, outboxEvents, requestSearch, startReplica, waitFor, type Replica } from './support/replicas.ts';
+
+const kinds = ['pglite', 'postgres'] as const;
+
+const sentLeads = (events: { type: string; data: any }[]) => events.filter((event) => event.type === 'scrape.leads_found').flatMap((event) => event.data.leads);
+
+for (const kind of kinds) {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`replicas sharing jobs on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+    let web: FixtureWeb;
+    let database: TestDatabase;
+    const replicas: Replica[] = [];
+    // Short leases so a takeover happens within the test; slow sites so a search takes a while.
+    const env = { SCRAPER_JOB_LEASE_MS: '800', SCRAPER_JOBS_PER_REPLICA: '2', SCRAPER_LEAD_BATCH_SIZE: '2', SCRAPER_PLACE_CONCURRENCY: '4', SCRAPER_JOB_POLL_MS: '50' };
+
+    beforeAll(async () => {
+      web = await startFixtureWeb({ sites: 120, latencyMs: 40 });
+      database = await createTestDatabase('scraper', MIGRATIONS_DIR, kind);
+    });
+    afterAll(async () => {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+      await database?.close();
+      await web?.close();
+    });
+
+    it('lets another replica take over the job of one that died, and sends no lead twice', async () => {
+      const db = database.db;
+      await requestSearch(db, 'takeover', 40);
+      const first = startReplica({ db, web, owner: 'replica-a', env });
+      replicas.push(first);
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'takeover')).length >= 8, 30_000, 'first leads');
+      first.worker.abandon();
+      const before = sentLeads(await outboxEvents(db, 'takeover')).length;
+
+      const second = startReplica({ db, web, owner: 'replica-b', env });
+      replicas.push(second);
+      await waitFor(async () => (await readJob(db, 'takeover'))?.state === 'finished', 60_000, 'the search to finish');
+
+      const events = await outboxEvents(db, 'takeover');
+      const leads = sentLeads(events);
+      const finished = events.filter((event) => event.type === 'scrape.finished');
+      expect(before).toBeLessThan(40);
+      expect(finished).toHaveLength(1);
+      expect(finished[0].data).toMatchObject({ reason: 'done', stats: { total_found: 40 } });
+      expect(leads).toHaveLength(40);
+      expect(new Set(leads.map((lead: any) => lead.key)).size).toBe(40);
+      const job = await readJob(db, 'takeover');
+      expect(job).toMatchObject({ attempts: 2, leads_sent: 40, finish_reason: 'done' });
+    }, 90_000);
+
+    it('shares several searches between replicas, each finished exactly once', async () => {
+      const db = database.db;
+      const ids = ['share-1', 'share-2', 'share-3', 'share-4'];
+      for (const id of ids) await requestSearch(db, id, 10);
+      const extra = startReplica({ db, web, owner: 'replica-c', env });
+      replicas.push(extra);
+      const ranOn = new Map<string, Set<string>>();
+      await waitFor(async () => {
+        for (const replica of replicas) for (const id of replica.worker.runningSearches) ranOn.set(replica.owner, (ranOn.get(replica.owner) ?? new Set()).add(id));
+        const jobs = await Promise.all(ids.map((id) => readJob(db, id)));
+        return jobs.every((job) => job?.state === 'finished');
+      }, 60_000, 'all searches to finish');
+      expect(ranOn.get('replica-b')?.size).toBeGreaterThan(0);
+      expect(ranOn.get('replica-c')?.size).toBeGreaterThan(0);
+      for (const id of ids) {
+        const events = await outboxEvents(db, id);
+        expect(events.filter((event) => event.type === 'scrape.finished')).toHaveLength(1);
+        const leads = sentLeads(events);
+        expect(leads).toHaveLength(10);
+        expect(new Set(leads.map((lead: any) => lead.key)).size).toBe(10);
+      }
+    }, 90_000);
+
+    it('refuses the commits of a worker whose lease another replica has taken (fencing)', async () => {
+      const db = database.db;
+      await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
+      await requestSearch(db, 'fenced', 60);
+      const config = loadScraperConfig(fixtureEnv(web, env));
+      const job = (await claimJob(db, 'stalled-worker', 60_000))!;
+      expect(job.search_id).toBe('fenced');
+      const { OutboundClient } = await import('../src/outbound/outboundClient.ts');
+      const { memoryProxyQuota } = await import('../src/quota/proxyQuota.ts');
+      const client = new OutboundClient({
+        userAgent: config.userAgent, allowPrivateNetworks: true, lookup: web.loopbackLookup, route: web.route, ...config.http,
+        quota: memoryProxyQuota(), usage: { record: () => undefined },
+      });
+      const run = new SearchRun(job, {
+        db, owner: 'stalled-worker', placesSource: placesSourceFor(config, client.fetchJson),
+        enrich: createSiteEnricher({ client, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
+      });
+      const outcome = run.run(new AbortController().signal);
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'fenced')).length >= 4, 30_000, 'first leads');
+      // Another replica takes the job while this one is stalled.
+      await db('scraper_jobs').where({ search_id: 'fenced' }).update({ lease_owner: 'other-replica' });
+      const sentAtTakeover = sentLeads(await outboxEvents(db, 'fenced')).length;
+      expect(await outcome).toBe('lease_lost');
+      expect(sentLeads(await outboxEvents(db, 'fenced')).length).toBe(sentAtTakeover);
+      expect((await outboxEvents(db, 'fenced')).filter((event) => event.type === 'scrape.finished')).toHaveLength(0);
+      await client.close();
+    }, 60_000);
+  });
+}
+
+describe.skipIf(!postgresConfigured)(`a replica killed with SIGKILL${postgresConfigured ? '' : ' (runs when DATABASE_URL points at a server: processes cannot share PGlite)'}`, () => {
+  it('has its search finished by another replica, with no lead sent twice', async () => {
+    const web = await startFixtureWeb({ sites: 120, latencyMs: 40 });
+    const database = await createTestDatabase('scraper', MIGRATIONS_DIR, 'postgres');
+    const env = { SCRAPER_JOB_LEASE_MS: '1000', SCRAPER_LEAD_BATCH_SIZE: '2', SCRAPER_PLACE_CONCURRENCY: '4', SCRAPER_JOB_POLL_MS: '50' };
+    const db = database.db;
+    let survivor: Replica | undefined;
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./support/replicaProcess.ts', import.meta.url).pathname], {
+      env: { ...process.env, ...env, REPLICA_DATABASE_URL: database.url, FIXTURE_WEB_PORT: String(web.port), REPLICA_OWNER: 'doomed-replica' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout! }).once('line', () => resolve());
+        child.once('exit', (code) => reject(new Error(`replica process exited with ${code}`)));
+      });
+      await requestSearch(db, 'killed', 40);
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'killed')).length >= 8, 60_000, 'the doomed replica to send leads');
+      expect((await readJob(db, 'killed'))?.lease_owner).toBe('doomed-replica');
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+
+      survivor = startReplica({ db, web, owner: 'survivor', env });
+      await waitFor(async () => (await readJob(db, 'killed'))?.state === 'finished', 60_000, 'the search to finish');
+      const events = await outboxEvents(db, 'killed');
+      const leads = sentLeads(events);
+      expect(events.filter((event) => event.type === 'scrape.finished')).toHaveLength(1);
+      expect(leads).toHaveLength(40);
+      expect(new Set(leads.map((lead: any) => lead.key)).size).toBe(40);
+      expect(await readJob(db, 'killed')).toMatchObject({ attempts: 2, finish_reason: 'done' });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await survivor?.stop();
+      await database.close();
+      await web.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { RobotsRules } from '../src/outbound/robotsRules.ts';
+
+const rulesWith = (answer: { status: number; body: string }, delayMs = 0) => {
+  const fetched: string[] = [];
+  const rules = new RobotsRules(async (url) => {
+    fetched.push(url);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return answer;
+  }, { userAgent: 'LeadforgeBot/1.0 (+http://localhost:8080)', maxCrawlDelayMs: 5000 });
+  return { rules, fetched };
+};
+
+describe('robots.txt rules', () => {
+  it('applies the group of our product token, and caps Crawl-delay', async () => {
+    const { rules } = rulesWith({ status: 200, body: 'User-agent: *\nDisallow: /private\n\nUser-agent: LeadforgeBot\nDisallow: /no-bots\nCrawl-delay: 60\n' });
+    expect(await rules.check(new URL('http://a.test/contact'))).toEqual({ allowed: true, crawlDelayMs: 5000 });
+    expect((await rules.check(new URL('http://a.test/no-bots/x'))).allowed).toBe(false);
+    // Our own group replaces the * group (RFC 9309).
+    expect((await rules.check(new URL('http://a.test/private'))).allowed).toBe(true);
+  });
+
+  it('allows everything when robots.txt is missing, disallows when it is unreachable or failing', async () => {
+    expect((await rulesWith({ status: 404, body: '' }).rules.check(new URL('http://a.test/x'))).allowed).toBe(true);
+    expect((await rulesWith({ status: 503, body: '' }).rules.check(new URL('http://a.test/x'))).allowed).toBe(false);
+    expect((await rulesWith({ status: 0, body: '' }).rules.check(new URL('http://a.test/x'))).allowed).toBe(false);
+  });
+
+  it('fetches each site\'s file once, and a caller that gives up does not spoil it for the others', async () => {
+    const { rules, fetched } = rulesWith({ status: 200, body: 'User-agent: *\nDisallow: /admin\n' }, 100);
+    const impatient = new AbortController();
+    const first = rules.check(new URL('http://a.test/'), impatient.signal);
+    const second = rules.check(new URL('http://a.test/admin'));
+    impatient.abort('gave up');
+    await expect(first).rejects.toBe('gave up');
+    expect(await second).toEqual({ allowed: false, crawlDelayMs: 0 });
+    expect(await rules.check(new URL('http://a.test/about'))).toEqual({ allowed: true, crawlDelayMs: 0 });
+    expect(fetched).toEqual(['http://a.test/robots.txt']);
+  });
+});

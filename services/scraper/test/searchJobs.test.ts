@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
+
+const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
+
+const leadsOf = (scraper: ScraperUnderTest, searchId: string) =>
+  scraper.results.filter((event) => event.type === 'scrape.leads_found' && event.key === searchId).flatMap((event) => event.data.leads);
+
+for (const kind of kinds) {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`search jobs on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+    let web: FixtureWeb;
+    let scraper: ScraperUnderTest;
+
+    beforeAll(async () => {
+      web = await startFixtureWeb({ sites: 60, includeFaultPlaces: true });
+      scraper = await startScraperUnderTest({ kind, web });
+    });
+    afterAll(async () => {
+      await scraper?.stop();
+      await web?.close();
+    });
+
+    it('finds places, crawls their sites and streams leads with contacts until the quantity', async () => {
+      await scraper.requestSearch({ search_id: 'search-1', quantity: 20 });
+      const finished = await scraper.finished('search-1');
+      const leads = leadsOf(scraper, 'search-1');
+
+      expect(finished.data.reason).toBe('done');
+      expect(leads).toHaveLength(20);
+      expect(new Set(leads.map((lead) => lead.key)).size).toBe(20);
+      for (const lead of leads) {
+        expect(lead.email || lead.phone).toBeTruthy();
+        expect(lead).toMatchObject({ source: 'osm', city: 'London', country: 'GB' });
+        expect(lead.name).toBe(lead.company);
+        expect(lead.key).toBe(`osm:${lead.place_id}`);
+      }
+      // What the crawler found matches what each generated site shows.
+      for (const lead of leads) {
+        const site = web.sites.find((candidate) => lead.website === `http://${candidate.host}/`);
+        if (!site) continue;
+        expect(lead.emails).toEqual(expect.arrayContaining(site.truth.emails));
+        expect(lead.phones).toEqual(expect.arrayContaining(site.truth.phones));
+      }
+      const stats = finished.data.stats;
+      expect(stats).toEqual({
+        total_found: 20,
+        with_email: leads.filter((lead) => lead.email).length,
+        with_phone: leads.filter((lead) => lead.phone).length,
+        with_website: leads.filter((lead) => lead.website).length,
+      });
+      // Leads arrive in small batches, with progress in between.
+      const batches = scraper.results.filter((event) => event.type === 'scrape.leads_found' && event.key === 'search-1');
+      expect(batches.length).toBeGreaterThan(1);
+      expect(Math.max(...batches.map((event) => event.data.leads.length))).toBeLessThanOrEqual(20);
+      const progress = scraper.results.filter((event) => event.type === 'scrape.progress' && event.key === 'search-1');
+      expect(progress.at(-1)!.data.leads_found).toBe(20);
+      expect(scraper.results.filter((event) => event.type === 'scrape.finished' && event.key === 'search-1')).toHaveLength(1);
+    });
+
+    it('goes through every place when the quantity cannot be met, and finishes as done', async () => {
+      await scraper.requestSearch({ search_id: 'search-all', quantity: 200 });
+      const finished = await scraper.finished('search-all', 60_000);
+      const leads = leadsOf(scraper, 'search-all');
+      // Sites of styles 7 (no contacts) have no lead; fault sites mostly none either.
+      const withContacts = web.sites.filter((site) => site.truth.emails.length || site.truth.phones.length || site.placeTags.phone);
+      expect(finished.data.reason).toBe('done');
+      expect(leads.length).toBeGreaterThanOrEqual(withContacts.length);
+      expect(leads.length).toBeLessThan(web.places.length);
+      expect(new Set(leads.map((lead) => lead.key)).size).toBe(leads.length);
+      expect(new Set(leads.map((lead) => lead.email || lead.phone)).size).toBe(leads.length);
+      expect(leads.find((lead) => lead.website.includes('norobots'))).toBeUndefined();
+      expect(leads.find((lead) => lead.website.includes('ratelimited'))?.email).toBe('patient@ratelimited.fixture.test');
+    }, 90_000);
+
+    it('stops a cancelled search with the reason and what it had found', async () => {
+      await scraper.requestSearch({ search_id: 'search-cancel', quantity: 200 });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await scraper.cancelSearch('search-cancel');
+      const finished = await scraper.finished('search-cancel');
+      expect(finished.data.reason).toBe('cancelled');
+      expect(finished.data.stats.total_found).toBe(leadsOf(scraper, 'search-cancel').length);
+    });
+
+    it('stops at the deadline', async () => {
+      await scraper.requestSearch({ search_id: 'search-deadline', quantity: 200, deadlineInMs: 300 });
+      const finished = await scraper.finished('search-deadline');
+      expect(finished.data.reason).toBe('deadline');
+      expect(finished.data.stats.total_found).toBe(leadsOf(scraper, 'search-deadline').length);
+    });
+
+    it('ignores a redelivered request for a search it already has', async () => {
+      await scraper.requestSearch({ search_id: 'search-1', quantity: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(scraper.results.filter((event) => event.type === 'scrape.finished' && event.key === 'search-1')).toHaveLength(1);
+    });
+  });
+}
+
+describe('the places source chosen by PLACES_SOURCE', () => {
+  let web: FixtureWeb;
+  const scrapers: ScraperUnderTest[] = [];
+
+  beforeAll(async () => {
+    web = await startFixtureWeb({ sites: 30 });
+  });
+  afterAll(async () => {
+    await Promise.all(scrapers.map((scraper) => scraper.stop()));
+    await web?.close();
+  });
+
+  const searchWith = async (env: NodeJS.ProcessEnv, quantity = 8) => {
+    const scraper = await startScraperUnderTest({ kind: 'pglite', web, env });
+    scrapers.push(scraper);
+    await scraper.requestSearch({ search_id: 'source-search', quantity });
+    const finished = await scraper.finished('source-search');
+    return { finished: finished.data, leads: leadsOf(scraper, 'source-search') };
+  };
+
+  it('finds places through Google Places (New) with its key', async () => {
+    const { finished, leads } = await searchWith({ PLACES_SOURCE: 'google', GOOGLE_PLACES_API_KEY: 'test-key' });
+    expect(finished.reason).toBe('done');
+    expect(leads).toHaveLength(8);
+    expect(leads.every((lead) => lead.source === 'google' && lead.key.startsWith('google:ChIJfixture'))).toBe(true);
+  });
+
+  it('finds places through the Decodo Web Scraping API with its token', async () => {
+    const { finished, leads } = await searchWith({ PLACES_SOURCE: 'decodo', DECODO_SCRAPER_TOKEN: 'dXNlcjpwYXNz' });
+    expect(finished.reason).toBe('done');
+    expect(leads).toHaveLength(8);
+    expect(leads.every((lead) => lead.source === 'decodo')).toBe(true);
+  });
+
+  it('finishes as source_failed, naming what is missing, when the source has no credentials', async () => {
+    const { finished, leads } = await searchWith({ PLACES_SOURCE: 'google', GOOGLE_PLACES_API_KEY: '' });
+    expect(finished).toMatchObject({ reason: 'source_failed', error: 'PLACES_SOURCE=google needs GOOGLE_PLACES_API_KEY', stats: { total_found: 0 } });
+    expect(leads).toEqual([]);
+  });
+
+  it('finishes as source_failed with the provider\'s answer when the source fails', async () => {
+    const { finished } = await searchWith({ OVERPASS_URL: `${web.origin}/no-overpass-here` });
+    expect(finished.reason).toBe('source_failed');
+    expect(finished.error).toContain('HTTP 404');
+  });
+});

@@ -1,0 +1,76 @@
+import pino from 'pino';
+import type { Db } from '@leadforge/kit';
+import { loadScraperConfig, type ScraperConfig } from '../../src/config.ts';
+import { createSiteEnricher } from '../../src/enrichment/siteEnrichment.ts';
+import { JobWorker } from '../../src/jobs/jobWorker.ts';
+import { recordSearch } from '../../src/jobs/jobStore.ts';
+import { SearchRun } from '../../src/jobs/searchRun.ts';
+import { OutboundClient } from '../../src/outbound/outboundClient.ts';
+import { placesSourceFor } from '../../src/places/placesSourceFor.ts';
+import { memoryProxyQuota, type ProxyQuota } from '../../src/quota/proxyQuota.ts';
+import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
+import { fixtureEnv } from './scraperUnderTest.ts';
+
+export const MIGRATIONS_DIR = new URL('../../src/db/migrations', import.meta.url).pathname;
+
+export interface Replica {
+  owner: string;
+  worker: JobWorker;
+  client: OutboundClient;
+  config: ScraperConfig;
+  stop(): Promise<void>;
+}
+
+/**
+ * A scraper replica's job machinery on a database shared with other replicas: what each
+ * scraper process runs, minus its HTTP server and bus consumer (jobs are recorded directly).
+ */
+export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: string; env?: NodeJS.ProcessEnv; quota?: ProxyQuota }): Replica {
+  const config = loadScraperConfig(fixtureEnv(options.web, options.env));
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const client = new OutboundClient({
+    userAgent: config.userAgent,
+    proxyUrl: config.decodoProxyUrl,
+    allowPrivateNetworks: true,
+    lookup: options.web.loopbackLookup,
+    route: options.web.route,
+    ...config.http,
+    quota: options.quota ?? memoryProxyQuota(),
+    usage: { record: () => undefined },
+  });
+  const placesSource = placesSourceFor(config, client.fetchJson);
+  const enrich = createSiteEnricher({ client, contactPages: config.contactPagesPerSite });
+  const worker = new JobWorker(options.db, options.owner, config.jobs, (job, signal) =>
+    new SearchRun(job, { db: options.db, owner: options.owner, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
+  worker.start();
+  return {
+    owner: options.owner,
+    worker,
+    client,
+    config,
+    async stop() {
+      await worker.stop();
+      await client.close();
+    },
+  };
+}
+
+export async function requestSearch(db: Db, searchId: string, quantity: number, deadlineInMs = 120_000): Promise<void> {
+  await db.transaction((trx) => recordSearch(trx, {
+    search_id: searchId, user_id: 'user-1', industry: 'dentist', location: 'London', quantity, deadline_at: new Date(Date.now() + deadlineInMs).toISOString(),
+  }));
+}
+
+/** The events written to the outbox for a search: exactly what the relay publishes. */
+export async function outboxEvents(db: Db, searchId: string): Promise<{ type: string; data: any }[]> {
+  const rows: { envelope: any }[] = await db('kit_outbox').where({ key: searchId }).orderBy('seq').select('envelope');
+  return rows.map(({ envelope }) => (typeof envelope === 'string' ? JSON.parse(envelope) : envelope));
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
