@@ -1,9 +1,89 @@
-import { ComingSoon } from '../components/ComingSoon';
+import { useCallback, useEffect, useState } from 'react';
+import { useAuth } from '../auth/useAuth';
+import { errorDetail } from '../api/client';
+import { Icon } from '../components/Icon';
+import { formatCount } from '../billing/plans';
+import { LeadForm } from '../leads/LeadForm';
+import { LeadsTable } from '../leads/LeadsTable';
+import { LiveStats } from '../leads/LiveStats';
+import { LowCreditWarning } from '../leads/LowCreditWarning';
+import { SearchHistory } from '../leads/SearchHistory';
+import { SearchProgressView } from '../leads/SearchProgressView';
+import { downloadSearchCsv } from '../leads/leadsApi';
+import { useLeadSearch } from '../leads/useLeadSearch';
+import { useFreshBalance } from '../leads/useFreshBalance';
+import '../leads/leads.css';
 
 export function DashboardPage() {
+  const { user, refreshUser } = useAuth();
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const [exportError, setExportError] = useState('');
+  const [exporting, setExporting] = useState(false);
+  // The history shows a search from its start; when it ends, the header badge shows the new balance at once.
+  const onSearchChange = useCallback((ended: boolean) => {
+    if (ended) void refreshUser();
+    setHistoryVersion((v) => v + 1);
+  }, [refreshUser]);
+  const { state, generate, cancel, reopen } = useLeadSearch(onSearchChange);
+  useFreshBalance();
+  useEffect(() => setExportError(''), [state.search?.summary.id]);
+
+  if (!user) return null;
+  const generating = state.phase === 'generating';
+  const search = state.search;
+
+  const exportCsv = async () => {
+    if (!search) return;
+    setExporting(true);
+    setExportError('');
+    try {
+      await downloadSearchCsv(search.summary);
+    } catch (err) {
+      setExportError(errorDetail(err, 'Could not export the leads; please try again.'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
   return (
-    <div className="container page">
-      <ComingSoon title="Dashboard" description="Generate leads by industry and location, review the results and export them to CSV." />
+    <div className="container dashboard-page">
+      <header className="dashboard-head">
+        <div>
+          <h1>Dashboard</h1>
+          <p className="muted">Find business contacts by industry and location. Leads appear as they are found.</p>
+        </div>
+        <p className="muted">Balance: <strong>{formatCount(user.credits)} credits</strong></p>
+      </header>
+
+      <LowCreditWarning credits={user.credits} />
+
+      <div className="dashboard-grid">
+        <LeadForm credits={user.credits} busy={generating} serverError={state.error} onGenerate={(industry, location, quantity) => void generate(industry, location, quantity)} />
+        <div className="dashboard-side">
+          <LiveStats stats={state.stats} live={generating} />
+          {generating && search && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}
+        </div>
+      </div>
+
+      <section className="card results-card" aria-labelledby="results-title">
+        <div className="card-head">
+          <div>
+            <h2 id="results-title">Results{state.leads.length ? ` (${formatCount(state.leads.length)})` : ''}</h2>
+            {search && <p className="muted">{search.summary.industry} in {search.summary.location}</p>}
+          </div>
+          <button type="button" className="btn btn-secondary" onClick={() => void exportCsv()} disabled={!search || state.leads.length === 0 || exporting}>
+            <Icon name="download" className="icon-sm" />
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </button>
+        </div>
+        {exportError && <div className="alert alert-error" role="alert">{exportError}</div>}
+        <LeadsTable
+          leads={state.leads}
+          emptyText={generating ? 'Looking for businesses… the first leads appear here within seconds.' : search ? 'This search found no leads. Nothing was charged for it.' : 'Your leads will appear here. Fill in the form and press Generate Leads.'}
+        />
+      </section>
+
+      <SearchHistory version={historyVersion} openId={search?.summary.id ?? null} onOpen={(id) => void reopen(id)} />
     </div>
   );
 }

@@ -28,18 +28,43 @@ export const LeadStats = Type.Object({
 });
 export type LeadStats = Static<typeof LeadStats>;
 
+export const FILL_BOTH_FIELDS = 'Please fill in both industry and location fields';
+export const QUANTITY_RULE = `Quantity must be a whole number from 1 to ${MAX_LEADS_PER_REQUEST}`;
+
+/** Text a person typed: at least one non-space character, capped so a pasted essay is a 400, not a search. */
+const SearchText = (label: string, maxLength: number) => Type.String({
+  minLength: 1,
+  maxLength,
+  pattern: '\\S',
+  errorMessage: { type: FILL_BOTH_FIELDS, minLength: FILL_BOTH_FIELDS, pattern: FILL_BOTH_FIELDS, maxLength: `${label} must be at most ${maxLength} characters` },
+});
+
 export const GenerateLeadsRequest = Type.Object({
-  industry: Type.String({ minLength: 1, maxLength: 100 }),
-  location: Type.String({ minLength: 1, maxLength: 200 }),
-  quantity: Type.Integer({ minimum: 1, maximum: MAX_LEADS_PER_REQUEST, default: 10 }),
-}, { additionalProperties: false });
+  industry: SearchText('Industry', 100),
+  location: SearchText('Location', 200),
+  quantity: Type.Integer({
+    minimum: 1,
+    maximum: MAX_LEADS_PER_REQUEST,
+    default: 10,
+    errorMessage: { type: QUANTITY_RULE, minimum: QUANTITY_RULE, maximum: QUANTITY_RULE },
+  }),
+}, { additionalProperties: false, errorMessage: { required: FILL_BOTH_FIELDS } });
 export type GenerateLeadsRequest = Static<typeof GenerateLeadsRequest>;
 
 export const GenerateLeadsResponse = Type.Object({ leads: Type.Array(Lead), stats: LeadStats });
+export type GenerateLeadsResponse = Static<typeof GenerateLeadsResponse>;
 
 export const SearchStatus = Type.Union([
   Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled'),
 ]);
+export type SearchStatus = Static<typeof SearchStatus>;
+
+/**
+ * Why a search ended: the engine's reasons (done, quota_exhausted, deadline, cancelled,
+ * source_failed) or the leads service's own (deadline when the engine went quiet, cancelled by the
+ * user, billing_unavailable when credits could not be held).
+ */
+export const SearchReason = Type.Union([Type.String(), Type.Null()]);
 
 export const LeadSearchSummary = Type.Object({
   id: Type.String(),
@@ -47,9 +72,94 @@ export const LeadSearchSummary = Type.Object({
   location: Type.String(),
   quantity: Type.Integer(),
   status: SearchStatus,
-  reason: Type.Union([Type.String(), Type.Null()]),
+  reason: SearchReason,
+  /** What went wrong, in words a user can act on (failed searches only). */
+  error: Type.Union([Type.String(), Type.Null()]),
   leads_count: Type.Integer(),
   credits_used: Type.Integer(),
   created_at: Timestamp,
   finished_at: Type.Union([Timestamp, Type.Null()]),
 });
+export type LeadSearchSummary = Static<typeof LeadSearchSummary>;
+
+/** How far the engine has got: businesses found, websites checked, leads so far. */
+export const SearchProgress = Type.Object({
+  places_found: Type.Integer(),
+  websites_checked: Type.Integer(),
+  leads_found: Type.Integer(),
+});
+export type SearchProgress = Static<typeof SearchProgress>;
+
+/** GET /api/lead-searches/:id — the search, its stats and every lead it delivered, in order. */
+export const LeadSearchDetail = Type.Object({
+  ...LeadSearchSummary.properties,
+  stats: LeadStats,
+  progress: SearchProgress,
+  leads: Type.Array(Lead),
+});
+export type LeadSearchDetail = Static<typeof LeadSearchDetail>;
+
+export const LeadSearchHistoryQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, errorMessage: 'page must be a whole number from 1' })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'page_size must be a whole number from 1 to 100' })),
+}, { additionalProperties: false });
+export type LeadSearchHistoryQuery = Static<typeof LeadSearchHistoryQuery>;
+
+/** GET /api/lead-searches — the user's searches, newest first. */
+export const LeadSearchPage = Type.Object({
+  searches: Type.Array(LeadSearchSummary),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+export type LeadSearchPage = Static<typeof LeadSearchPage>;
+
+export const LeadSearchId = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/**
+ * The live feed of one search (GET /api/lead-searches/:id/events, Server-Sent Events). Every event
+ * carries `id:` = a per-search sequence number; reconnecting with Last-Event-ID (or
+ * `?last_event_id=`) replays what came after it. The stream ends after `finished`.
+ */
+export const SEARCH_FEED_EVENTS = ['progress', 'leads', 'finished'] as const;
+export type SearchFeedEventType = (typeof SEARCH_FEED_EVENTS)[number];
+
+export const SearchLeadsFeedData = Type.Object({
+  leads: Type.Array(Lead),
+  /** Leads delivered so far, these included. */
+  leads_count: Type.Integer(),
+  stats: LeadStats,
+});
+export type SearchLeadsFeedData = Static<typeof SearchLeadsFeedData>;
+
+export const SearchFinishedFeedData = Type.Object({
+  status: SearchStatus,
+  reason: SearchReason,
+  error: Type.Union([Type.String(), Type.Null()]),
+  stats: LeadStats,
+});
+export type SearchFinishedFeedData = Static<typeof SearchFinishedFeedData>;
+
+export interface SearchFeedData {
+  progress: SearchProgress;
+  leads: SearchLeadsFeedData;
+  finished: SearchFinishedFeedData;
+}
+
+/** The user already has this many searches running (429). */
+export const tooManyRunningSearchesDetail = (limit: number) =>
+  `You already have ${limit} ${limit === 1 ? 'search' : 'searches'} running. Wait for one to finish or cancel it, then try again.`;
+
+/** The CSV export's columns, in order (the spec's). */
+export const LEADS_CSV_COLUMNS = ['Name', 'Company', 'Email', 'Phone', 'Website', 'City'] as const;
+
+const fileNamePart = (text: string) => text
+  .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+  .toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  .slice(0, 40).replace(/-+$/, '') || 'any';
+
+/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.csv`, safe as a file name on every system. */
+export function leadsExportFileName(industry: string, location: string, day: Date | string): string {
+  const date = new Date(day).toISOString().slice(0, 10);
+  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.csv`;
+}

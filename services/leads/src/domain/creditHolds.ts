@@ -1,0 +1,29 @@
+import type { InternalClient } from '@leadforge/kit';
+import type { ReservationResponse, ReserveRequest, SettleRequest } from '@leadforge/contracts';
+
+const TIMEOUT_MS = 5000;
+
+/**
+ * The credits a search holds with billing (internal API, idempotent by key): held before the engine
+ * starts, settled for the leads delivered, or released when the search delivered nothing.
+ */
+export class CreditHolds {
+  constructor(private readonly internal: InternalClient) {}
+
+  /** Holds `amount` credits for the search; the same search asking twice holds once (402 when short). */
+  hold(userId: string, amount: number, searchId: string): Promise<ReservationResponse> {
+    const body: ReserveRequest = { user_id: userId, amount, ref: `search:${searchId}`, idempotency_key: `search:${searchId}:hold` };
+    return this.internal.call<ReservationResponse>('billing', 'POST', '/internal/reservations', { body, timeoutMs: TIMEOUT_MS });
+  }
+
+  /** Charges `charge` of the held credits and gives the rest back. */
+  settle(reservationId: string, charge: number): Promise<ReservationResponse> {
+    const body: SettleRequest = { charge };
+    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/settle`, { body, timeoutMs: TIMEOUT_MS });
+  }
+
+  /** Gives every held credit back. */
+  release(reservationId: string): Promise<ReservationResponse> {
+    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/release`, { body: {}, timeoutMs: TIMEOUT_MS });
+  }
+}

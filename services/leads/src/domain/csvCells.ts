@@ -1,0 +1,18 @@
+import type { Lead } from '@leadforge/contracts';
+
+// A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
+const FORMULA_START = /^[=+\-@\t\r]/;
+// A phone number in international form ("+15551234567") starts with "+" but can hold no formula:
+// it stays as it is, so every exported phone is not spoiled by a leading quote.
+const INTERNATIONAL_PHONE = /^\+\d{6,15}$/;
+
+/** Makes a scraped value inert in a spreadsheet: a leading formula character gets a `'` before it. */
+export function neutraliseCell(value: string): string {
+  if (!FORMULA_START.test(value) || INTERNATIONAL_PHONE.test(value)) return value;
+  return `'${value}`;
+}
+
+/** One CSV record in the spec's column order (Name, Company, Email, Phone, Website, City). */
+export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'>): string[] {
+  return [lead.name, lead.company, lead.email, lead.phone, lead.website, lead.city].map(neutraliseCell);
+}

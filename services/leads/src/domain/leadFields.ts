@@ -1,0 +1,57 @@
+import type { Static } from 'typebox';
+import type { EngineLead, Lead } from '@leadforge/contracts';
+
+export type IncomingLead = Static<typeof EngineLead>;
+
+// Control characters (except none: a lead field is one line) and the Unicode bidi overrides that
+// can make a scraped name display as something else.
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line of scraped text: unsafe characters out, whitespace collapsed, length capped. */
+export function cleanText(value: unknown, max = 300): string {
+  if (typeof value !== 'string') return '';
+  return value.replace(UNSAFE_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/** A website is kept only as an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */
+export function safeWebsite(value: unknown): string {
+  const text = cleanText(value, 2048);
+  if (!text) return '';
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : '';
+  } catch {
+    return '';
+  }
+}
+
+/** The lead as the user sees it and as it is stored. */
+export function toStoredLead(lead: IncomingLead): Lead {
+  const socials = (lead.socials ?? [])
+    .map((s) => ({ network: cleanText(s.network, 40), url: safeWebsite(s.url) }))
+    .filter((s) => s.network && s.url)
+    .slice(0, 20);
+  return {
+    name: cleanText(lead.name),
+    company: cleanText(lead.company),
+    email: cleanText(lead.email, 254),
+    phone: cleanText(lead.phone, 40),
+    website: safeWebsite(lead.website),
+    city: cleanText(lead.city, 120),
+    ...(lead.address ? { address: cleanText(lead.address, 300) } : {}),
+    ...(lead.country ? { country: cleanText(lead.country, 80) } : {}),
+    ...(socials.length ? { socials } : {}),
+    ...(lead.source ? { source: cleanText(lead.source, 40) } : {}),
+    ...(lead.place_id ? { place_id: cleanText(lead.place_id, 200) } : {}),
+  };
+}
+
+/**
+ * What makes two leads the same business for the user: the same company reached the same way.
+ * Two place ids for one business (a map node and a building outline) yield the same fingerprint.
+ */
+export function fingerprintOf(lead: Lead): string {
+  const site = lead.website ? new URL(lead.website).host.replace(/^www\./, '') + new URL(lead.website).pathname.replace(/\/+$/, '') : '';
+  const phone = lead.phone.replace(/[^\d+]/g, '');
+  return [lead.company.toLowerCase(), lead.email, phone, site].join('|');
+}

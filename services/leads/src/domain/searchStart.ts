@@ -1,0 +1,82 @@
+import { v7 as uuidv7 } from 'uuid';
+import { HttpError, emitEvent, serviceUnavailable, tooManyRequests, type Db, type OutboxRelay } from '@leadforge/kit';
+import { tooManyRunningSearchesDetail, type GenerateLeadsRequest } from '@leadforge/contracts';
+import type { CreditHolds } from './creditHolds.ts';
+import { searchesTotal } from '../leadsMetrics.ts';
+import { afterCommit } from './searchFeed.ts';
+import { lockSearch, type SearchRow } from './searchRecord.ts';
+
+export interface StartDeps {
+  db: Db;
+  holds: CreditHolds;
+  relay: OutboxRelay;
+  maxRunningPerUser: number;
+  searchDeadlineMs: number;
+  /** Gives back a hold that may or may not exist (billing did not answer); see StuckReservations. */
+  abandon: (searchId: string) => Promise<void>;
+}
+
+export const BILLING_UNAVAILABLE = 'Your credits could not be reserved right now, so the search did not start and nothing was charged. Please try again in a moment.';
+
+/**
+ * Starts a search: takes one of the user's running-search slots, holds `quantity` credits with
+ * billing (402 with billing's detail when short), then records it running and asks the engine for
+ * it (`search.requested`, through the outbox, in the same transaction).
+ */
+export async function startSearch(deps: StartDeps, userId: string, request: GenerateLeadsRequest): Promise<SearchRow> {
+  const { db, holds } = deps;
+  const id = uuidv7();
+  await db.transaction(async (trx) => {
+    // One start at a time per user, so two tabs cannot both take the last slot.
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`lead-searches:${userId}`]);
+    const [{ running }] = await trx('lead_searches').where({ user_id: userId }).whereIn('status', ['reserving', 'running']).count({ running: '*' });
+    if (Number(running) >= deps.maxRunningPerUser) throw tooManyRequests(tooManyRunningSearchesDetail(deps.maxRunningPerUser));
+    await trx('lead_searches').insert({
+      id,
+      user_id: userId,
+      industry: request.industry.trim(),
+      location: request.location.trim(),
+      quantity: request.quantity,
+      deadline_at: new Date(Date.now() + deps.searchDeadlineMs),
+    });
+  });
+
+  let hold;
+  try {
+    hold = await holds.hold(userId, request.quantity, id);
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode >= 400 && err.statusCode < 500) {
+      // Billing refused (402: not enough credits): nothing is held, and there is no search to show.
+      await db('lead_searches').where({ id, status: 'reserving' }).del();
+      throw err;
+    }
+    await deps.abandon(id).catch(() => undefined);
+    throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
+  }
+
+  return db.transaction(async (trx) => {
+    const search = await lockSearch(trx, id);
+    if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
+    const deadline = new Date(Date.now() + deps.searchDeadlineMs);
+    const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
+      status: 'running',
+      credits: 'held',
+      reservation_id: hold.reservation_id,
+      remaining_credits: hold.balance,
+      deadline_at: deadline,
+    }).returning('*');
+    await emitEvent(trx, 'search.requested', id, {
+      search_id: id,
+      user_id: userId,
+      industry: running.industry,
+      location: running.location,
+      quantity: running.quantity,
+      deadline_at: deadline.toISOString(),
+    });
+    afterCommit(trx, () => {
+      deps.relay.wake();
+      searchesTotal.inc({ outcome: 'started' });
+    });
+    return running;
+  });
+}

@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import { startConsumer, type Bus, type Db, type Subscription } from '@leadforge/kit';
+import { TOPICS } from '@leadforge/contracts';
+import { takeLeads } from '../domain/leadIntake.ts';
+import { afterCommit, appendFeedEvent, type FeedSignals } from '../domain/searchFeed.ts';
+import { endSearch, outcomeOfEngineFinish } from '../domain/searchOutcome.ts';
+import { lockSearch, type Trx } from '../domain/searchRecord.ts';
+import type { SearchSettlement } from '../domain/searchSettlement.ts';
+
+export interface ScrapeResultDeps {
+  db: Db;
+  bus: Bus;
+  signals: FeedSignals;
+  settlement: SearchSettlement;
+  log: Logger;
+}
+
+/**
+ * Takes the engine's reports on a search (`scraper.result`, keyed by search id, so in order) into the
+ * search's rows and feed. Handlers stay short and local: billing is called after the commit.
+ */
+export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscription> {
+  const { signals, settlement, log } = deps;
+  const announce = (trx: Trx, searchId: string) => afterCommit(trx, () => signals.changed(searchId));
+
+  return startConsumer({
+    db: deps.db,
+    bus: deps.bus,
+    service: 'leads',
+    group: 'leads.scrape-results',
+    topics: [TOPICS.scraperResult],
+    logger: log,
+    handlers: {
+      'scrape.progress': async (data, _envelope, trx) => {
+        const search = await lockSearch(trx, data.search_id);
+        if (search?.status !== 'running') return;
+        const places = Math.max(search.places_found, data.places_found);
+        const checked = Math.max(search.websites_checked, data.websites_checked);
+        if (places === search.places_found && checked === search.websites_checked) return;
+        await trx('lead_searches').where({ id: search.id }).update({ places_found: places, websites_checked: checked });
+        await appendFeedEvent(trx, search.id, 'progress', { places_found: places, websites_checked: checked, leads_found: search.leads_count });
+        announce(trx, search.id);
+      },
+
+      'scrape.leads_found': async (data, _envelope, trx) => {
+        const search = await lockSearch(trx, data.search_id);
+        if (search?.status !== 'running') return;
+        const updated = await takeLeads(trx, search, data.leads);
+        if (updated === search) return;
+        announce(trx, search.id);
+        // All the user asked for has arrived: end now rather than wait for the engine to say so.
+        if (updated.leads_count >= updated.quantity) {
+          await endSearch(trx, updated, { status: 'completed', reason: 'done', error: null });
+          afterCommit(trx, () => settlement.settleInBackground(search.id));
+        }
+      },
+
+      'scrape.finished': async (data, _envelope, trx) => {
+        const search = await lockSearch(trx, data.search_id);
+        if (search?.status !== 'running') return;
+        if (data.error) log.warn({ searchId: search.id, reason: data.reason, error: data.error }, 'the engine ended a search with an error');
+        await endSearch(trx, search, outcomeOfEngineFinish(search, data.reason));
+        announce(trx, search.id);
+        afterCommit(trx, () => settlement.settleInBackground(search.id));
+      },
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { buildRuntime, type LeadsRuntime } from './leadsRuntime.ts';
+import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
+import { searchRoutes } from './routes/searchRoutes.ts';
+import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
+import { searchFeedRoute } from './routes/searchFeedRoute.ts';
+import { exportRoute } from './routes/exportRoute.ts';
+
+const runtimes = new WeakMap<ServiceContext, LeadsRuntime>();
+function runtimeOf(ctx: ServiceContext): LeadsRuntime {
+  let rt = runtimes.get(ctx);
+  if (!rt) runtimes.set(ctx, (rt = buildRuntime(ctx)));
+  return rt;
+}
+
+/** Lead searches and their leads: starting, the live feed, history, CSV export, and the credits they hold. */
+export const leadsService: ServiceDefinition = {
+  name: 'leads',
+  migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+
+  async routes(app, ctx) {
+    const rt = runtimeOf(ctx);
+    app.addHook('preClose', async () => rt.closing.abort());
+    await searchRoutes(app, rt);
+    await generateLeadsRoute(app, rt);
+    await searchFeedRoute(app, rt);
+    await exportRoute(app, rt);
+  },
+
+  async start(ctx) {
+    const rt = runtimeOf(ctx);
+    const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log });
+    rt.sweeper.start();
+    return async () => {
+      await rt.sweeper.stop();
+      await subscription.close();
+    };
+  },
+};
+
+export default leadsService;

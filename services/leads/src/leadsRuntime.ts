@@ -1,0 +1,56 @@
+import type { ServiceContext } from '@leadforge/kit';
+import { loadLeadsConfig, type LeadsConfig } from './leadsConfig.ts';
+import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
+import { CreditHolds } from './domain/creditHolds.ts';
+import { FeedSignals } from './domain/searchFeed.ts';
+import { SearchSettlement } from './domain/searchSettlement.ts';
+import { SearchSweeper } from './domain/searchSweeper.ts';
+import type { StartDeps } from './domain/searchStart.ts';
+
+/** What the leads service's routes, consumer and sweeper share, built once per start. */
+export interface LeadsRuntime {
+  ctx: ServiceContext;
+  config: LeadsConfig;
+  holds: CreditHolds;
+  signals: FeedSignals;
+  settlement: SearchSettlement;
+  sweeper: SearchSweeper;
+  startDeps: StartDeps;
+  /** Aborted when the service begins to close: live streams and waiting calls end so the close can finish. */
+  closing: AbortController;
+}
+
+export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
+  const config = loadLeadsConfig(ctx.env);
+  const holds = new CreditHolds(ctx.internal);
+  const signals = new FeedSignals();
+  const settlement = new SearchSettlement({ db: ctx.db, holds, relay: ctx.relay, signals, log: ctx.log });
+  const abandon = (searchId: string) => abandonUnconfirmedHold(ctx.db, holds, searchId);
+  const sweeper = new SearchSweeper({
+    db: ctx.db,
+    settlement,
+    signals,
+    abandon,
+    log: ctx.log,
+    sweepMs: config.sweepMs,
+    deadlineGraceMs: config.deadlineGraceMs,
+    stuckReservationMs: config.stuckReservationMs,
+  });
+  return {
+    ctx,
+    config,
+    holds,
+    signals,
+    settlement,
+    sweeper,
+    startDeps: {
+      db: ctx.db,
+      holds,
+      relay: ctx.relay,
+      maxRunningPerUser: config.maxRunningPerUser,
+      searchDeadlineMs: config.searchDeadlineMs,
+      abandon,
+    },
+    closing: new AbortController(),
+  };
+}

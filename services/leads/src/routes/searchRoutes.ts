@@ -1,0 +1,72 @@
+import type { App } from '@leadforge/kit';
+import { conflict, emitEvent, notFound, principalOf } from '@leadforge/kit';
+import {
+  ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
+} from '@leadforge/contracts';
+import type { LeadsRuntime } from '../leadsRuntime.ts';
+import { allLeads } from '../domain/leadRows.ts';
+import { afterCommit } from '../domain/searchFeed.ts';
+import { endSearch } from '../domain/searchOutcome.ts';
+import { findOwnSearch, lockSearch, progressOf, statsOf, toSummary, type SearchRow } from '../domain/searchRecord.ts';
+import { startSearch } from '../domain/searchStart.ts';
+import { searchStartLimit } from '../domain/startRateLimit.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+const NOT_FOUND = 'Search not found';
+
+export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
+  const { db } = rt.ctx;
+
+  app.post('/api/lead-searches', {
+    schema: { body: GenerateLeadsRequest, response: { 201: LeadSearchSummary, ...errors } },
+    preHandler: [app.requireUser, searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute)],
+  }, async (request, reply) => {
+    const search = await startSearch(rt.startDeps, principalOf(request).id, request.body as GenerateLeadsRequest);
+    return reply.status(201).header('location', `/api/lead-searches/${search.id}`).send(toSummary(search));
+  });
+
+  app.get('/api/lead-searches', {
+    schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => {
+    const { page = 1, page_size: pageSize = 20 } = request.query as LeadSearchHistoryQuery;
+    const mine = db('lead_searches').where({ user_id: principalOf(request).id }).whereNot({ status: 'reserving' });
+    const [{ total }] = await mine.clone().count({ total: '*' });
+    const rows: SearchRow[] = await mine.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(pageSize).offset((page - 1) * pageSize);
+    return { searches: rows.map(toSummary), total: Number(total), page, page_size: pageSize };
+  });
+
+  app.get('/api/lead-searches/:id', {
+    schema: { params: LeadSearchId, response: { 200: LeadSearchDetail, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => {
+    const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
+    if (!search) throw notFound(NOT_FOUND);
+    return { ...toSummary(search), stats: statsOf(search), progress: progressOf(search), leads: await allLeads(db, search.id) };
+  });
+
+  // Cancelling keeps what was delivered (and charges only that); the engine is told to stop.
+  app.delete('/api/lead-searches/:id', {
+    schema: { params: LeadSearchId, response: { 200: LeadSearchSummary, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => {
+    const userId = principalOf(request).id;
+    const id = (request.params as { id: string }).id;
+    const ended = await db.transaction(async (trx) => {
+      if (!(await findOwnSearch(trx, userId, id))) throw notFound(NOT_FOUND);
+      const search = await lockSearch(trx, id);
+      const result = search && await endSearch(trx, search, { status: 'cancelled', reason: 'cancelled', error: null });
+      if (!result) throw conflict('This search has already finished', 'search_finished');
+      await emitEvent(trx, 'search.cancelled', id, { search_id: id, user_id: userId });
+      afterCommit(trx, () => {
+        rt.ctx.relay.wake();
+        rt.signals.changed(id);
+      });
+      return result;
+    });
+    await rt.settlement.settle(ended.id).catch((err) => request.log.warn({ err, searchId: id }, 'cancelled search not settled yet; the sweeper will retry'));
+    const settled = await findOwnSearch(db, userId, id);
+    return toSummary(settled ?? ended);
+  });
+}

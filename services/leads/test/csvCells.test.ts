@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { leadsExportFileName } from '@leadforge/contracts';
+import { csvRecord, neutraliseCell } from '../src/domain/csvCells.ts';
+
+describe('CSV cells', () => {
+  it('puts a quote before every value a spreadsheet would read as a formula', () => {
+    for (const value of ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tTAB', '\rCR', '=HYPERLINK("http://x","y")', '+44 20 7946 0958', '-', '+']) {
+      expect(neutraliseCell(value)).toBe(`'${value}`);
+    }
+  });
+
+  it('leaves ordinary values and international phone numbers as they are', () => {
+    for (const value of ['', 'Bright Smiles', 'a=b', 'hello@example.com', '+442079460123', '+15550100001', 'Zürich', '北京', "'quoted"]) {
+      expect(neutraliseCell(value)).toBe(value);
+    }
+  });
+
+  it('writes a lead in the spec\'s column order', () => {
+    expect(csvRecord({ name: 'N', company: 'C', email: 'E', phone: '=P', website: 'W', city: 'Ci' })).toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci']);
+  });
+});
+
+describe('export file name', () => {
+  it('is leadforge-{industry}-{location}-{YYYY-MM-DD}.csv, safe on every system', () => {
+    expect(leadsExportFileName('Dentists', 'New York', '2025-03-04T22:10:00Z')).toBe('leadforge-dentists-new-york-2025-03-04.csv');
+    expect(leadsExportFileName('Café & Bäckerei', 'São Paulo, SP', new Date('2025-12-31T23:59:59Z'))).toBe('leadforge-cafe-backerei-sao-paulo-sp-2025-12-31.csv');
+    expect(leadsExportFileName('../../etc/passwd', '"; rm -rf /', '2025-01-01T00:00:00Z')).toBe('leadforge-etc-passwd-rm-rf-2025-01-01.csv');
+    expect(leadsExportFileName('北京', 'x'.repeat(500), '2025-01-01T00:00:00Z')).toBe(`leadforge-any-${'x'.repeat(40)}-2025-01-01.csv`);
+  });
+});

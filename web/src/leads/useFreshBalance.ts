@@ -1,0 +1,22 @@
+import { useEffect } from 'react';
+import { useAuth } from '../auth/useAuth';
+
+const NEW_ACCOUNT_MS = 2 * 60_000;
+
+/**
+ * The signup credits are granted by billing shortly after registration (an event, so eventually).
+ * A brand-new account that still shows 0 credits re-reads its balance a few times until they land.
+ */
+export function useFreshBalance(): void {
+  const { user, refreshUser } = useAuth();
+  const waiting = Boolean(user && user.credits === 0 && Date.now() - Date.parse(user.created_at) < NEW_ACCOUNT_MS);
+  useEffect(() => {
+    if (!waiting) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      if (++tries > 10) clearInterval(timer);
+      void refreshUser();
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [waiting, refreshUser]);
+}
