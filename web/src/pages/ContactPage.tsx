@@ -1,9 +1,49 @@
-import { ComingSoon } from '../components/ComingSoon';
+import { useEffect, useState } from 'react';
+import { ContactDetails } from '../contact/ContactDetails';
+import { ContactForm } from '../contact/ContactForm';
+import { fetchRobotCheckConfig, type RobotCheckConfig } from '../contact/contactApi';
+import { MessageSent } from '../contact/MessageSent';
+import { QuickHelp } from '../contact/QuickHelp';
+import '../contact/contact.css';
 
 export function ContactPage() {
+  const [robotCheck, setRobotCheck] = useState<RobotCheckConfig | null>(null);
+  const [robotCheckFailed, setRobotCheckFailed] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  useEffect(() => {
+    fetchRobotCheckConfig()
+      .then(setRobotCheck)
+      .catch((err) => {
+        console.error('Failed to load the robot check settings:', err);
+        setRobotCheckFailed(true);
+      });
+  }, []);
+
   return (
-    <div className="container page">
-      <ComingSoon title="Contact Us" description="Send us a message and our team will reply within 1 business day." />
+    <div className="contact-page">
+      <header className="contact-hero">
+        <div className="container">
+          <h1>Contact Us</h1>
+          <p className="hero-lead">Questions about leads, credits or your account? Send us a message and we will get back to you.</p>
+        </div>
+      </header>
+      <div className="container contact-layout">
+        <section className="card contact-form-card" aria-labelledby="contact-form-title">
+          {sent ? (
+            <MessageSent onSendAnother={() => setSent(false)} />
+          ) : (
+            <>
+              <h2 id="contact-form-title">Send us a message</h2>
+              <ContactForm robotCheck={robotCheck} robotCheckFailed={robotCheckFailed} onSent={() => setSent(true)} />
+            </>
+          )}
+        </section>
+        <aside className="contact-aside">
+          <ContactDetails />
+          <QuickHelp />
+        </aside>
+      </div>
     </div>
   );
 }

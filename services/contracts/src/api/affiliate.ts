@@ -1,17 +1,113 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
+/** Business constants of the affiliate programme (spec section 9). */
 export const COMMISSION_RATE = 0.1;
+/** The same rate in basis points, so commissions are computed on integer cents. */
+export const COMMISSION_RATE_BPS = 1000;
+export const MINIMUM_PAYOUT_USD = 50;
+/** A referral link's visit attributes a registration for this long (the "60-day cookie"). */
+export const REFERRAL_WINDOW_DAYS = 60;
+/** A commission is held for the refund window before it can be paid out. */
+export const COMMISSION_HOLD_DAYS = 7;
 
 export const AffiliateStatsResponse = Type.Object({
   total_referrals: Type.Integer(),
+  /** Dollars earned and not reversed: pending + payable + paid. */
   total_commissions: Type.Number(),
   referral_code: Type.String(),
   referral_link: Type.String(),
 });
+export type AffiliateStatsResponse = Static<typeof AffiliateStatsResponse>;
+
+const REQUIRED_FIELDS = 'Please fill in all required fields';
 
 export const AffiliateApplyRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 120 }),
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  website: Type.Optional(Type.String({ maxLength: 2048 })),
-  message: Type.Optional(Type.String({ maxLength: 5000 })),
+  name: Type.String({ minLength: 1, maxLength: 120, errorMessage: { minLength: REQUIRED_FIELDS, maxLength: 'Name is too long (at most 120 characters)' } }),
+  email: Type.String({ minLength: 1, maxLength: 254, format: 'email', errorMessage: { minLength: REQUIRED_FIELDS, format: 'Please enter a valid email address', maxLength: 'Email is too long' } }),
+  website: Type.Optional(Type.String({ maxLength: 2048, errorMessage: { maxLength: 'Website address is too long' } })),
+  message: Type.Optional(Type.String({ maxLength: 5000, errorMessage: { maxLength: 'Message is too long (at most 5,000 characters)' } })),
+}, { additionalProperties: false, errorMessage: { required: REQUIRED_FIELDS } });
+export type AffiliateApplyRequest = Static<typeof AffiliateApplyRequest>;
+
+export const AffiliateApplyResponse = Type.Object({ message: Type.String() });
+
+/** POST /api/affiliate/referral-visits: a visitor landed with `?ref=CODE`. */
+export const ReferralVisitRequest = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 32, errorMessage: { minLength: 'code is required', maxLength: 'Unknown referral code' } }),
 }, { additionalProperties: false });
+export const ReferralVisitResponse = Type.Object({
+  /** Signed `CODE.issuedAt.signature`; the SPA keeps it in the lf_ref cookie and registers with it. */
+  referral_token: Type.String(),
+  expires_at: Type.String(),
+  max_age_seconds: Type.Integer(),
+});
+export type ReferralVisitResponse = Static<typeof ReferralVisitResponse>;
+
+export const CommissionStatus = Type.Union([Type.Literal('pending'), Type.Literal('payable'), Type.Literal('paid'), Type.Literal('reversed')]);
+export type CommissionStatus = Static<typeof CommissionStatus>;
+
+export const Commission = Type.Object({
+  id: Type.String(),
+  purchase_id: Type.String(),
+  plan_id: Type.String(),
+  /** The purchase amount in USD (after any refund). */
+  sale_amount: Type.Number(),
+  /** The commission in USD. */
+  amount: Type.Number(),
+  status: CommissionStatus,
+  earned_at: Type.String(),
+  /** When the refund window closes and the commission becomes payable. */
+  payable_at: Type.String(),
+  paid_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type Commission = Static<typeof Commission>;
+
+export const CommissionsQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+}, { additionalProperties: false });
+
+export const CommissionsResponse = Type.Object({
+  commissions: Type.Array(Commission),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  total: Type.Integer(),
+  /** Dollars by status. */
+  totals: Type.Object({ pending: Type.Number(), payable: Type.Number(), paid: Type.Number() }),
+  next_payout: Type.Object({
+    /** The first day of next month (UTC), YYYY-MM-DD: payouts run monthly. */
+    date: Type.String(),
+    /** What the next payout would pay: commissions whose refund window has closed by then, net of clawbacks. */
+    eligible_amount: Type.Number(),
+    minimum: Type.Number(),
+    /** Whether eligible_amount reaches the minimum; below it the balance rolls over. */
+    threshold_reached: Type.Boolean(),
+  }),
+  commission_rate: Type.Number(),
+});
+export type CommissionsResponse = Static<typeof CommissionsResponse>;
+
+/** Admin: POST /api/admin/affiliate-payouts runs (or resumes) the monthly PayPal payout batch. */
+export const PayoutBatchRequest = Type.Object({
+  period: Type.Optional(Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', errorMessage: 'period must be a month written YYYY-MM' })),
+}, { additionalProperties: false });
+
+export const PayoutBatch = Type.Object({
+  id: Type.String(),
+  period: Type.String(),
+  sender_batch_id: Type.String(),
+  /** allocated -> submitting -> submitted; failed can be retried; empty when nobody reached the minimum. */
+  status: Type.Union([Type.Literal('allocated'), Type.Literal('submitting'), Type.Literal('submitted'), Type.Literal('failed'), Type.Literal('empty')]),
+  /** `paypal`, or `test` for the local stand-in that moves no money. */
+  mode: Type.Union([Type.Literal('paypal'), Type.Literal('test')]),
+  paypal_batch_id: Type.Union([Type.String(), Type.Null()]),
+  paypal_batch_status: Type.Union([Type.String(), Type.Null()]),
+  total: Type.Number(),
+  items: Type.Array(Type.Object({ referrer_id: Type.String(), receiver: Type.String(), amount: Type.Number(), commissions: Type.Integer() })),
+  error: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  submitted_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type PayoutBatch = Static<typeof PayoutBatch>;
+
+export const PayoutBatchesResponse = Type.Object({ batches: Type.Array(PayoutBatch) });

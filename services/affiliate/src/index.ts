@@ -1,0 +1,44 @@
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { matureCommissions } from './domain/commissions.ts';
+import { startAffiliateConsumers } from './events/consumers.ts';
+import { affiliateRoutes } from './routes/affiliateRoutes.ts';
+import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { buildRuntime, type AffiliateRuntime } from './runtime.ts';
+
+const runtimes = new WeakMap<ServiceContext, Promise<AffiliateRuntime>>();
+function runtimeOf(ctx: ServiceContext): Promise<AffiliateRuntime> {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    rt = buildRuntime(ctx);
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
+
+/** Referral codes, referrals, commissions and their payouts, and affiliate applications. */
+export const affiliateService: ServiceDefinition = {
+  name: 'affiliate',
+  migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+
+  async routes(app, ctx) {
+    const rt = await runtimeOf(ctx);
+    await affiliateRoutes(app, rt);
+    await payoutRoutes(app, rt);
+  },
+
+  async start(ctx) {
+    const rt = await runtimeOf(ctx);
+    const subscription = await startAffiliateConsumers(rt);
+    // Commissions leave their refund window on their own; reads and payouts also mature them.
+    const sweep = setInterval(() => {
+      matureCommissions(ctx.db).catch((err) => ctx.log.warn({ err }, 'maturing commissions failed; will retry'));
+    }, rt.maturingSweepMs);
+    sweep.unref();
+    return async () => {
+      clearInterval(sweep);
+      await subscription.close();
+    };
+  },
+};
+
+export default affiliateService;

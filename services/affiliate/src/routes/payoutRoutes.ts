@@ -1,0 +1,27 @@
+import type { App } from '@leadforge/kit';
+import { badRequest } from '@leadforge/kit';
+import { ErrorBody, PayoutBatch, PayoutBatchRequest, PayoutBatchesResponse } from '@leadforge/contracts';
+import { recentBatches, runPayoutBatch } from '../domain/payouts.ts';
+import { payoutPeriod } from '../domain/payoutSchedule.ts';
+import type { AffiliateRuntime } from '../runtime.ts';
+
+/** Admin: the monthly PayPal payout of due commissions, and its history. */
+export async function payoutRoutes(app: App, rt: AffiliateRuntime): Promise<void> {
+  const { db, log } = rt.ctx;
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
+
+  app.get('/api/admin/affiliate-payouts', {
+    schema: { response: { 200: PayoutBatchesResponse, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async () => ({ batches: await recentBatches(db) }));
+
+  app.post('/api/admin/affiliate-payouts', {
+    schema: { body: PayoutBatchRequest, response: { 200: PayoutBatch, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => {
+    const current = payoutPeriod(new Date());
+    const period = (request.body as { period?: string } | undefined)?.period ?? current;
+    if (period > current) throw badRequest('A payout cannot run for a future month', 'future_period');
+    return runPayoutBatch(db, rt.payouts, period, log);
+  });
+}

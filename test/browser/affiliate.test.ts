@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { apiClient, bearer } from '../support/api.ts';
+import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+
+/** A full-page shot from the top, so the sticky header sits where a person sees it. */
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs Debian chromium at /usr/bin/chromium)', () => {
+  let stack: LocalStackProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let api: ReturnType<typeof apiClient>;
+  let ada: { token: string };
+  const url = (path: string) => `${stack.url}${path}`;
+
+  /** Signs the page in as `token`, as the login page would have left it. */
+  async function signIn(target: Page, token: string) {
+    await target.goto(url('/'));
+    await target.evaluate((t) => localStorage.setItem('token', t), token);
+  }
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startLocalStack(), launchBrowser()]);
+    api = apiClient(stack.url);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    page = await context.newPage();
+    const reg = await api('POST', '/api/auth/register', { name: 'Ada Affiliate', email: 'ada.affiliate@example.com', password: 'secret123' });
+    ada = { token: reg.body.access_token };
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('shows the dashboard, benefits, commission table, application form and FAQ', async () => {
+    await signIn(page, ada.token);
+    await page.goto(url('/affiliate'));
+    await page.getByRole('heading', { name: 'Your affiliate dashboard' }).waitFor();
+    const stats = (await api('GET', '/api/affiliate/stats', undefined, bearer(ada.token))).body;
+    expect(await page.getByTestId('total-referrals').textContent()).toBe('0');
+    expect(await page.getByTestId('total-commissions').textContent()).toBe('$0.00');
+    expect(await page.getByTestId('referral-code').textContent()).toBe(stats.referral_code);
+    expect(await page.getByLabel('Your referral link').inputValue()).toBe(stats.referral_link);
+    const table = page.locator('.commission-table');
+    for (const amount of ['$1.90', '$4.90', '$9.90']) await table.getByText(amount, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Why join' }).waitFor();
+    await page.getByRole('heading', { name: 'Apply to the program' }).waitFor();
+    await page.getByRole('heading', { name: 'Frequently asked questions' }).waitFor();
+    await page.getByText('Next payout:').waitFor();
+    await shot(page, 'affiliate-page');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'affiliate-page-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('copies the referral link and says "Link copied" for 2 seconds', async () => {
+    const link = await page.getByLabel('Your referral link').inputValue();
+    await page.getByRole('button', { name: 'Copy Link' }).click();
+    const notice = page.getByText('Link copied');
+    await notice.waitFor();
+    const shownAt = Date.now();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await shot(page, 'affiliate-link-copied');
+    await notice.waitFor({ state: 'detached', timeout: 4000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(1500);
+    expect(shownFor).toBeLessThan(2600);
+  });
+
+  it('attributes a visitor who lands on the link and registers, and shows the commission of their Growth purchase', async () => {
+    const link = await page.getByLabel('Your referral link').inputValue();
+    const visitorContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const visitor = await visitorContext.newPage();
+    try {
+      await visitor.goto(link.replace(/^https?:\/\/[^/]+/, stack.url));
+      await expect.poll(async () => (await visitorContext.cookies()).find((c) => c.name === 'lf_ref')?.value, { timeout: 5000 }).toBeTruthy();
+      const cookie = (await visitorContext.cookies()).find((c) => c.name === 'lf_ref')!;
+      const days = (cookie.expires * 1000 - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(59.9);
+      expect(days).toBeLessThanOrEqual(60);
+      expect(cookie.sameSite).toBe('Lax');
+
+      await visitor.goto(url('/register'));
+      await visitor.getByLabel('Full name').fill('Bob Visitor');
+      await visitor.getByLabel('Email').fill('bob.visitor@example.com');
+      await visitor.getByLabel('Password', { exact: true }).fill('secret123');
+      await visitor.getByLabel(/confirm password/i).fill('secret123');
+      await visitor.getByRole('button', { name: /create account/i }).click();
+      await visitor.waitForURL(url('/dashboard'));
+      const bobToken = await visitor.evaluate(() => localStorage.getItem('token'));
+
+      await expect.poll(async () => (await api('GET', '/api/affiliate/stats', undefined, bearer(ada.token))).body.total_referrals, { timeout: 10_000 }).toBe(1);
+
+      // Bob buys Growth through billing's test checkout (the calls the credits page makes).
+      const created = await api('POST', '/api/payments/create', { plan_id: 'growth' }, bearer(bobToken!));
+      expect(created.status).toBe(200);
+      const approved = await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`, {});
+      await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id, payer_id: approved.body.payer_id }, bearer(bobToken!));
+      await expect.poll(async () => (await api('GET', '/api/affiliate/stats', undefined, bearer(ada.token))).body.total_commissions, { timeout: 10_000 }).toBe(4.9);
+
+      await page.reload();
+      await page.getByTestId('total-referrals').filter({ hasText: '1' }).waitFor();
+      expect(await page.getByTestId('total-commissions').textContent()).toBe('$4.90');
+      await page.locator('.commissions-table').getByText('Pending').waitFor();
+      expect(await page.getByTestId('commissions-pending').textContent()).toBe('$4.90');
+      await shot(page, 'affiliate-dashboard-with-referral');
+    } finally {
+      await visitorContext.close();
+    }
+  });
+
+  it('validates the application form, shows the server\'s refusal, then succeeds and clears the form', async () => {
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Submit Application' }) });
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Please fill in all required fields' }).waitFor();
+
+    await form.getByLabel('Name *').fill('Ada Affiliate');
+    await form.getByLabel('Email *').fill('ada.paypal@example.com');
+    await form.getByLabel('Website').fill('javascript:alert(1)');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Please enter a valid website address' }).waitFor();
+    await shot(page, 'affiliate-application-error');
+
+    await form.getByLabel('Website').fill('ada-blog.example.com');
+    await form.getByLabel('Message').fill('I write about B2B sales.');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await form.getByRole('status').filter({ hasText: 'Thank you for applying, Ada Affiliate!' }).waitFor();
+    for (const label of ['Name *', 'Email *', 'Website', 'Message']) expect(await form.getByLabel(label).inputValue()).toBe('');
+    await shot(page, 'affiliate-application-sent');
+  });
+
+  it('shows the fallback when the application cannot reach the server', async () => {
+    await page.route('**/api/affiliate/apply', (route) => route.abort('connectionrefused'));
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Submit Application' }) });
+    await form.getByLabel('Name *').fill('Ada Affiliate');
+    await form.getByLabel('Email *').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Application failed. Please try again.' }).waitFor();
+    await page.unroute('**/api/affiliate/apply');
+  });
+});
