@@ -1,0 +1,35 @@
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { readInt } from '@leadforge/kit';
+import { adminActions } from './domain/adminActions.ts';
+import { ReadModelFeed } from './events/readModelFeed.ts';
+import { actionRoutes } from './routes/actionRoutes.ts';
+import { internalRoutes } from './routes/internalRoutes.ts';
+import { statsRoutes } from './routes/statsRoutes.ts';
+
+const feeds = new WeakMap<ServiceContext, ReadModelFeed>();
+function feedOf(ctx: ServiceContext): ReadModelFeed {
+  let feed = feeds.get(ctx);
+  if (!feed) feeds.set(ctx, (feed = new ReadModelFeed(ctx.db, ctx.bus, ctx.log)));
+  return feed;
+}
+
+/** Admin: read models built from everyone's events, the admin API, and the audit log of admin actions. */
+export const adminService: ServiceDefinition = {
+  name: 'admin',
+  migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+
+  async routes(app, ctx) {
+    const catchUpMs = readInt(ctx.env, 'ADMIN_CATCH_UP_MS', 3000, 0, 60_000);
+    await statsRoutes(app, ctx);
+    await actionRoutes(app, ctx, adminActions(ctx, { catchUpMs }));
+    await internalRoutes(app, ctx, feedOf(ctx));
+  },
+
+  async start(ctx) {
+    const feed = feedOf(ctx);
+    await feed.start();
+    return () => feed.stop();
+  },
+};
+
+export default adminService;

@@ -1,0 +1,42 @@
+import type { App, ServiceContext } from '@leadforge/kit';
+import {
+  ActivityLogsQuery, ActivityLogsResponse, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
+  type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS,
+} from '@leadforge/contracts';
+import { listActivity } from '../domain/activityFeed.ts';
+import { listContactSubmissions } from '../domain/contactSubmissions.ts';
+import { overviewStats } from '../domain/overviewStats.ts';
+import { listUsers, type UserFilter } from '../domain/userDirectory.ts';
+
+type Section = (typeof STATS_SECTIONS)[number];
+const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
+
+/** The panel's read side: everything here comes from the read models, never from another service. */
+export async function statsRoutes(app: App, ctx: ServiceContext): Promise<void> {
+  app.get('/api/admin/enhanced-stats', {
+    schema: { querystring: EnhancedStatsQuery, response: { 200: EnhancedStatsResponse, ...ERRORS } },
+    onRequest: app.requireAdmin,
+  }, async (request) => {
+    const q = request.query as EnhancedStatsQuery;
+    const sections = new Set<Section>((q.include ?? 'stats,users,contact_submissions').split(',') as Section[]);
+    const filter: UserFilter = { search: q.search, role: (q.role ?? 'all') as UserFilter['role'] };
+    const [stats, users, contacts] = await Promise.all([
+      sections.has('stats') ? overviewStats(ctx.db) : undefined,
+      sections.has('users') ? listUsers(ctx.db, filter, q.users_page ?? 1, q.users_page_size ?? 50) : undefined,
+      sections.has('contact_submissions') ? listContactSubmissions(ctx.db, q.contacts_page ?? 1, q.contacts_page_size ?? 20) : undefined,
+    ]);
+    const answer: EnhancedStats = { generated_at: new Date().toISOString() };
+    if (stats) answer.stats = stats;
+    if (users) Object.assign(answer, { users: users.users, users_page: users.page });
+    if (contacts) Object.assign(answer, { contact_submissions: contacts.submissions, contact_submissions_page: contacts.page });
+    return answer;
+  });
+
+  app.get('/api/admin/activity-logs', {
+    schema: { querystring: ActivityLogsQuery, response: { 200: ActivityLogsResponse, ...ERRORS } },
+    onRequest: app.requireAdmin,
+  }, async (request) => {
+    const q = request.query as ActivityLogsQuery;
+    return listActivity(ctx.db, { type: q.type as ActivityType | undefined, limit: q.limit ?? 50, cursor: q.cursor });
+  });
+}

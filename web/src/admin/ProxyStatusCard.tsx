@@ -1,0 +1,48 @@
+import { errorDetail } from '../api/client';
+import { fetchProxyStats } from './adminApi';
+import { dateTime, splitBalance } from './format';
+import { useRemoteData } from './useRemoteData';
+
+/** Card 1 of the proxy tab: the proxy account as the scraper service sees it. */
+export function ProxyStatusCard() {
+  const proxy = useRemoteData(fetchProxyStats, 'proxy-stats');
+  const stats = proxy.data;
+  const balance = stats ? splitBalance(stats.balance) : undefined;
+  return (
+    <section className="card admin-section" aria-labelledby="admin-proxy-heading" aria-busy={proxy.loading}>
+      <div className="admin-section-head">
+        <h2 id="admin-proxy-heading">Decodo Proxy Statistics</h2>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={proxy.reload} disabled={proxy.loading}>
+          {proxy.loading ? 'Refreshing...' : 'Refresh Stats'}
+        </button>
+      </div>
+      {proxy.failure ? <p className="alert alert-error">{errorDetail(proxy.failure, 'Failed to fetch proxy statistics')}</p> : null}
+      {stats?.error && <p className="alert alert-error" data-testid="proxy-error">{stats.error}</p>}
+      {stats?.note && <p className="alert alert-warning" data-testid="proxy-note">{stats.note}</p>}
+      {!stats ? (proxy.loading ? <p className="muted">Loading proxy statistics...</p> : null) : (
+        <dl className="admin-facts">
+          <div>
+            <dt>Connection</dt>
+            <dd><span className={stats.status === 'Connected' ? 'admin-dot admin-dot-ok' : 'admin-dot admin-dot-bad'} aria-hidden="true" />{stats.status}</dd>
+          </div>
+          <div>
+            <dt>Connection test</dt>
+            <dd className={stats.connection_test === 'Success' ? 'admin-ok' : 'admin-bad'}>{stats.connection_test}</dd>
+          </div>
+          <div>
+            <dt>Account balance</dt>
+            <dd>{balance!.amount}{balance!.note && <small className="muted admin-balance-note">{balance!.note}</small>}</dd>
+          </div>
+          <div>
+            <dt>Username</dt>
+            <dd>{stats.username ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Last updated</dt>
+            <dd>{stats.last_updated ? dateTime(stats.last_updated) : 'Never'}</dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import type { AdminUser } from '@leadforge/contracts';
+import { errorDetail } from '../api/client';
+import { fetchEnhancedStats, userAction, type UserAction } from './adminApi';
+import { date, whole } from './format';
+import { useNotices } from './notices';
+import { Pager } from './Pager';
+import { RoleBadge } from './RoleBadge';
+import { useConfirm } from './useConfirm';
+import { useDebounced } from './useDebounced';
+import { useRemoteData } from './useRemoteData';
+
+const PAGE_SIZE = 25;
+const QUICK_CREDITS = 10;
+
+type RoleFilter = 'all' | 'user' | 'admin';
+
+export function UserManagementTab({ currentUserId, version, onChanged }: { currentUserId: string; version: number; onChanged(): void }) {
+  const notices = useNotices();
+  const [confirm, confirmDialog] = useConfirm();
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState<RoleFilter>('all');
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState('');
+  const query = useDebounced(search.trim());
+
+  const users = useRemoteData(
+    () => fetchEnhancedStats({ include: ['users'], search: query, role, users_page: page, users_page_size: PAGE_SIZE }),
+    JSON.stringify([query, role, page, version]),
+  );
+  const list = users.data?.users ?? [];
+  const total = users.data?.users_page?.total ?? 0;
+
+  async function act(user: AdminUser, action: UserAction | number) {
+    if (action === 'deactivate') {
+      const ok = await confirm({
+        title: 'Deactivate this user?',
+        message: `${user.name} (${user.email}) will be signed out and unable to log in until reactivated.`,
+        confirmLabel: 'Deactivate',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    setBusy(`${user.id}:${action}`);
+    notices.clear();
+    try {
+      const answer = await userAction(user.id, action);
+      notices.success(answer.message);
+      onChanged();
+    } catch (err) {
+      notices.error(errorDetail(err, typeof action === 'number' ? 'Failed to update credits' : 'Failed to perform action'));
+    } finally {
+      setBusy('');
+    }
+  }
+
+  const changeSearch = (value: string) => { setSearch(value); setPage(1); };
+  const changeRole = (value: RoleFilter) => { setRole(value); setPage(1); };
+
+  return (
+    <div className="admin-tab-body">
+      {confirmDialog}
+      <div className="admin-toolbar">
+        <div className="field admin-search">
+          <label htmlFor="admin-user-search">Search users</label>
+          <input id="admin-user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => changeSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="admin-role-filter">Role</label>
+          <select id="admin-role-filter" value={role} onChange={(e) => changeRole(e.target.value as RoleFilter)}>
+            <option value="all">All Roles</option>
+            <option value="user">Users</option>
+            <option value="admin">Admins</option>
+          </select>
+        </div>
+      </div>
+
+      <section className="card admin-section" aria-labelledby="admin-users-heading" aria-busy={users.loading}>
+        <h2 id="admin-users-heading">Users ({whole(total)})</h2>
+        {users.failure && !users.loading ? <p className="alert alert-error">{errorDetail(users.failure, 'Failed to fetch admin data')}</p> : null}
+        {!users.data && users.loading ? <p className="muted">Loading users...</p> : list.length === 0 ? (
+          <p className="muted">{query || role !== 'all' ? 'No users match this search' : 'No users yet'}</p>
+        ) : (
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <thead>
+                <tr><th scope="col">User Info</th><th scope="col">Role</th><th scope="col">Credits</th><th scope="col">Joined</th><th scope="col">Actions</th></tr>
+              </thead>
+              <tbody>
+                {list.map((user) => {
+                  const self = user.id === currentUserId;
+                  const rowBusy = busy.startsWith(`${user.id}:`);
+                  return (
+                    <tr key={user.id} data-testid={`user-row-${user.email}`}>
+                      <td>
+                        <div className="admin-user-info">
+                          <strong>{user.name}{self ? ' (you)' : ''}</strong>
+                          <span className="muted">{user.email}</span>
+                          {user.status === 'inactive' && <span className="admin-badge admin-badge-danger">Inactive</span>}
+                        </div>
+                      </td>
+                      <td><RoleBadge role={user.role} /></td>
+                      <td className="admin-num">{whole(user.credits)}</td>
+                      <td>{date(user.created_at)}</td>
+                      <td>
+                        <div className="admin-actions">
+                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, QUICK_CREDITS)} title="Add 10 credits">
+                            {busy === `${user.id}:${QUICK_CREDITS}` ? '...' : '+10'}
+                          </button>
+                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || user.credits < QUICK_CREDITS} onClick={() => act(user, -QUICK_CREDITS)} title="Remove 10 credits">
+                            {busy === `${user.id}:${-QUICK_CREDITS}` ? '...' : '-10'}
+                          </button>
+                          {user.role === 'admin' ? (
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'demote')} title={self ? 'You cannot demote your own account' : 'Make a regular user'}>
+                              {busy === `${user.id}:demote` ? 'Demoting...' : 'Demote'}
+                            </button>
+                          ) : (
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'promote')} title="Make an admin">
+                              {busy === `${user.id}:promote` ? 'Promoting...' : 'Promote'}
+                            </button>
+                          )}
+                          {user.status === 'inactive' ? (
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'activate')}>
+                              {busy === `${user.id}:activate` ? 'Activating...' : 'Activate'}
+                            </button>
+                          ) : (
+                            <button type="button" className="btn btn-danger-outline btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'deactivate')} title={self ? 'You cannot deactivate your own account' : 'Deactivate this account'}>
+                              {busy === `${user.id}:deactivate` ? 'Deactivating...' : 'Deactivate'}
+                            </button>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} busy={users.loading} />
+      </section>
+    </div>
+  );
+}

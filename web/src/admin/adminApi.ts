@@ -1,0 +1,75 @@
+import type {
+  ActivityLogsResponse, AdminActionResponse, EnhancedStatsResponse, MessageBody,
+  PaypalConfigResponse, ProxyStatsResponse, UsageStatsResponse,
+} from '@leadforge/contracts';
+import { api } from '../api/client';
+
+/** The calls of the admin panel, one function per spec call (plus query parameters for paging). */
+
+export interface StatsQuery {
+  include: ('stats' | 'users' | 'contact_submissions')[];
+  search?: string;
+  role?: 'all' | 'user' | 'admin';
+  users_page?: number;
+  users_page_size?: number;
+  contacts_page?: number;
+  contacts_page_size?: number;
+}
+
+export async function fetchEnhancedStats({ include, ...rest }: StatsQuery): Promise<EnhancedStatsResponse> {
+  const params: Record<string, string | number> = { include: include.join(',') };
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined && value !== '') params[key] = value;
+  return (await api.get<EnhancedStatsResponse>('/api/admin/enhanced-stats', { params })).data;
+}
+
+export async function fetchActivityLogs(params: { type?: string; limit: number; cursor?: string }): Promise<ActivityLogsResponse> {
+  return (await api.get<ActivityLogsResponse>('/api/admin/activity-logs', { params })).data;
+}
+
+/** A fresh key per click: a retried or doubled request then changes credits once. */
+const attemptKey = () => ({ 'Idempotency-Key': crypto.randomUUID() });
+
+export async function updateCredits(userId: string, creditsChange: number): Promise<AdminActionResponse> {
+  return (await api.post<AdminActionResponse>('/api/admin/update-credits', { user_id: userId, credits_change: creditsChange }, { headers: attemptKey() })).data;
+}
+
+export type UserAction = 'promote' | 'demote' | 'deactivate' | 'activate';
+
+export async function userAction(userId: string, action: UserAction | number): Promise<AdminActionResponse> {
+  const body = typeof action === 'number' ? { user_id: userId, action: 'credits', credits_change: action } : { user_id: userId, action };
+  return (await api.post<AdminActionResponse>('/api/admin/user-action', body, { headers: attemptKey() })).data;
+}
+
+export async function fetchProxyStats(): Promise<ProxyStatsResponse> {
+  return (await api.get<ProxyStatsResponse>('/api/admin/decodo-stats')).data;
+}
+
+export async function fetchProxyUsage(): Promise<UsageStatsResponse> {
+  return (await api.get<UsageStatsResponse>('/api/admin/decodo-usage')).data;
+}
+
+export async function setProxyQuota(remainingRequests: number): Promise<MessageBody> {
+  return (await api.post<MessageBody>('/api/admin/decodo-quota', { remaining_requests: remainingRequests })).data;
+}
+
+export async function resetProxyStats(): Promise<MessageBody> {
+  return (await api.post<MessageBody>('/api/admin/decodo-reset-stats')).data;
+}
+
+export async function fetchPaypalConfig(): Promise<PaypalConfigResponse> {
+  return (await api.get<PaypalConfigResponse>('/api/admin/paypal-config')).data;
+}
+
+export async function setPaypalSandboxMode(sandboxMode: boolean): Promise<MessageBody> {
+  return (await api.post<MessageBody>('/api/admin/paypal-config', { sandbox_mode: sandboxMode })).data;
+}
+
+export interface ScrapeResult {
+  url: string;
+  scraped_at: string;
+  data: unknown;
+}
+
+export async function scrapeUrl(url: string): Promise<ScrapeResult> {
+  return (await api.post<ScrapeResult>('/api/scrape', { url })).data;
+}
