@@ -15,3 +15,40 @@ bench:
 
 lint:
 	npm run typecheck
+
+# --- Kubernetes (docs/cluster.md) -----------------------------------------------------------------
+# Services are derived from the workspace: services/<name>/src/index.ts, minus the shared libraries.
+SERVICES := $(filter-out kit contracts,$(patsubst services/%/src/index.ts,%,$(wildcard services/*/src/index.ts)))
+IMAGE_PREFIX ?= leadforge/
+IMAGE_TAG ?= dev
+KIND_CLUSTER ?= leadforge
+NAMESPACE ?= leadforge
+VALUES ?= charts/leadforge/values-dev.yaml
+.PHONY: images kind-up skaffold-dev deploy
+
+# Every image: one per service, the gateway (Envoy) and the web app; context = the repository root.
+images:
+	@for s in $(SERVICES); do \
+	  echo "== $(IMAGE_PREFIX)$$s:$(IMAGE_TAG)"; \
+	  docker build -f deploy/docker/service.Dockerfile --build-arg SERVICE=$$s -t $(IMAGE_PREFIX)$$s:$(IMAGE_TAG) . || exit 1; \
+	done
+	docker build -f gateway/Dockerfile -t $(IMAGE_PREFIX)gateway:$(IMAGE_TAG) .
+	docker build -f web/Dockerfile -t $(IMAGE_PREFIX)web:$(IMAGE_TAG) .
+
+# A kind cluster with the operators the chart uses (MONITORING=1 adds Prometheus and Grafana).
+kind-up:
+	@kind get clusters | grep -qx $(KIND_CLUSTER) || kind create cluster --name $(KIND_CLUSTER) --config deploy/kind/cluster.yaml
+	kubectl config use-context kind-$(KIND_CLUSTER)
+	deploy/kind/install-operators.sh
+
+# Build, deploy and watch; the gateway is forwarded to http://localhost:8080.
+skaffold-dev:
+	skaffold dev --kube-context kind-$(KIND_CLUSTER) --port-forward
+
+# helm install/upgrade with the images of `make images` (loaded into kind when the context is kind).
+deploy:
+	@if kubectl config current-context | grep -q '^kind-'; then \
+	  for i in $(SERVICES) gateway web; do kind load docker-image --name $(KIND_CLUSTER) $(IMAGE_PREFIX)$$i:$(IMAGE_TAG); done; \
+	fi
+	helm upgrade --install leadforge charts/leadforge --namespace $(NAMESPACE) --create-namespace \
+	  -f $(VALUES) --set image.tag=$(IMAGE_TAG) --set image.pullPolicy=IfNotPresent $(HELM_ARGS)

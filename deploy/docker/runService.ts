@@ -1,0 +1,112 @@
+/**
+ * The container entry point: runs ONE service of the workspace by name (a cluster pod runs one
+ * service; `npm start` runs them all in one process through stack/).
+ *
+ *   node --import tsx deploy/docker/runService.ts <service>                 serve
+ *   node --import tsx deploy/docker/runService.ts <service> --migrate-only  migrate its database, exit
+ *   ... --migrate-only --if-database-exists   the same, but exit 0 when no database URL is configured
+ *       yet (a service added in a Helm upgrade: its operator-made database appears during the
+ *       upgrade, and the service migrates it at its first start)
+ *
+ * The service name may also come from LEADFORGE_SERVICE (the image sets it). The port is PORT
+ * (default 8080) on SERVICE_HOST (the chart sets 0.0.0.0). On SIGTERM the service stops taking
+ * requests (/readyz turns 503), finishes the ones in flight and exits; SHUTDOWN_TIMEOUT_SECONDS caps
+ * that wait and must stay below the pod's terminationGracePeriodSeconds (the chart derives both).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { SERVICES, type ServiceName } from '@leadforge/contracts';
+import { databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
+
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+
+export interface Invocation {
+  service: ServiceName;
+  migrateOnly: boolean;
+  ifDatabaseExists: boolean;
+}
+
+const OPTIONS = ['--migrate-only', '--if-database-exists'];
+
+/** Reads `<service> [--migrate-only [--if-database-exists]]` (service from LEADFORGE_SERVICE when not given). */
+export function parseInvocation(argv: string[], env: NodeJS.ProcessEnv): Invocation {
+  const flags = argv.filter((arg) => arg.startsWith('--'));
+  const unknownFlag = flags.find((flag) => !OPTIONS.includes(flag));
+  if (unknownFlag) throw new Error(`Unknown option ${unknownFlag}; the options are ${OPTIONS.join(' and ')}`);
+  const name = argv.find((arg) => !arg.startsWith('--')) ?? env.LEADFORGE_SERVICE;
+  if (!name) throw new Error(`Name the service to run: one of ${SERVICES.join(', ')} (argument or LEADFORGE_SERVICE)`);
+  if (!(SERVICES as readonly string[]).includes(name)) throw new Error(`Unknown service "${name}"; expected one of ${SERVICES.join(', ')}`);
+  const migrateOnly = flags.includes('--migrate-only');
+  const ifDatabaseExists = flags.includes('--if-database-exists');
+  if (ifDatabaseExists && !migrateOnly) throw new Error('--if-database-exists goes with --migrate-only');
+  return { service: name as ServiceName, migrateOnly, ifDatabaseExists };
+}
+
+export async function loadDefinition(service: ServiceName, root = ROOT): Promise<ServiceDefinition> {
+  const entry = path.join(root, 'services', service, 'src', 'index.ts');
+  if (!fs.existsSync(entry)) throw new Error(`The ${service} service is not in this image (no services/${service}/src/index.ts)`);
+  const module = await import(entry);
+  return module.default as ServiceDefinition;
+}
+
+/** The same migrations the service runs at start, without serving: the chart's pre-upgrade Job. */
+export async function migrateOnly(def: ServiceDefinition, env: NodeJS.ProcessEnv): Promise<void> {
+  const config = loadKitConfig(def.name, env);
+  const db = openDatabase({ service: def.name, url: config.databaseUrl, dataDir: config.dataDir === ':memory:' ? undefined : config.dataDir });
+  try {
+    await migrate(db, def.migrationsDir);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const log = pino({ level: env.LOG_LEVEL ?? (env.NODE_ENV === 'production' ? 'info' : 'warn') });
+  let invocation: Invocation;
+  let def: ServiceDefinition;
+  try {
+    invocation = parseInvocation(process.argv.slice(2), env);
+    def = await loadDefinition(invocation.service);
+  } catch (err) {
+    log.fatal((err as Error).message);
+    process.exit(2);
+  }
+
+  if (invocation.migrateOnly) {
+    if (invocation.ifDatabaseExists && !databaseUrlFor(def.name, env)) {
+      log.info({ service: def.name }, 'no database configured yet; the service migrates it at its first start');
+      return;
+    }
+    await migrateOnly(def, env);
+    log.info({ service: def.name }, 'migrations applied');
+    return;
+  }
+
+  const shutdownTimeoutMs = readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600) * 1000;
+  // Migrate under the lock first; the kit's own migration at start then finds nothing to do.
+  if (loadKitConfig(def.name, env).databaseUrl) await migrateOnly(def, env);
+  const running = await startService(def, { env, logger: log, port: readInt(env, 'PORT', 8080, 0, 65535) });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, service: def.name }, 'stopping');
+    setTimeout(() => {
+      log.error({ service: def.name, shutdownTimeoutMs }, 'requests still in flight at the shutdown timeout; exiting anyway');
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
+    await running.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,322 @@
+/**
+ * The Envoy bootstrap for the cluster gateway, derived from the route table in services/contracts:
+ * one route per (method, path) to the owning service's cluster; `/internal/*` answered 404 here and
+ * never routed; JWTs checked at the edge against auth's JWKS; admin routes allowed only when the
+ * token's `role` claim is `admin`; edge rate limits; request size limits; JSON access logs; the
+ * same security headers as the local gateway. Services check tokens and roles again themselves.
+ */
+import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
+import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
+
+/** Every workload listens on this port in the cluster (the chart's Services expose it too). */
+export const UPSTREAM_PORT = 8080;
+export const LISTENER_PORT = 8080;
+/** Kubelet probes this port; the health_check filter fails it as soon as Envoy starts draining. */
+export const HEALTH_PORT = 8081;
+export const ADMIN_PORT = 9901;
+export const WEB_CLUSTER = 'web';
+export const JWT_ISSUER = 'leadforge-auth';
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * Edge rate limits: a token bucket per gateway replica for each route, a flood guard in front of the
+ * services' own per-IP and per-account limits (Redis-backed, see the kit's rateLimited).
+ */
+export const EDGE_RATE_LIMITS: Record<string, { burst: number; perSecond: number }> = {
+  'POST /api/auth/login': { burst: 60, perSecond: 20 },
+  'POST /api/auth/register': { burst: 20, perSecond: 5 },
+  'POST /api/contact': { burst: 10, perSecond: 2 },
+  'POST /api/generate-leads': { burst: 20, perSecond: 5 },
+  'POST /api/lead-searches': { burst: 20, perSecond: 5 },
+};
+
+/** Upstream timeouts: ordinary calls, and long lead searches and SSE streams (no overall limit, idle cap). */
+export const TIMEOUTS = { route: '30s', streamingIdle: '900s', connect: '2s', streamIdle: '300s', requestHeaders: '10s' };
+
+type Json = Record<string, unknown>;
+
+const JWT_FILTER = 'envoy.filters.http.jwt_authn';
+const RBAC_FILTER = 'envoy.filters.http.rbac';
+const RATE_LIMIT_FILTER = 'envoy.filters.http.local_ratelimit';
+const JWT_PAYLOAD_KEY = 'jwt_payload';
+
+const type = (name: string) => `type.googleapis.com/${name}`;
+
+export const routeName = (route: Pick<RouteEntry, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/** `/api/lead-searches/:id` -> a regex matching one non-empty segment per parameter. */
+export function pathMatcher(path: string): Json {
+  if (!path.includes('/:')) return { path };
+  const pattern = path.split('/').map((segment) => segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('/');
+  return { safe_regex: { regex: `^${pattern}$` } };
+}
+
+function methodMatcher(method: string): Json {
+  // HEAD is answered by GET routes, as in the local gateway.
+  const stringMatch = method === 'GET' ? { safe_regex: { regex: '^(GET|HEAD)$' } } : { exact: method };
+  return { name: ':method', string_match: stringMatch };
+}
+
+const jsonBody = (detail: string, code: string) => ({ json_format: { detail, code } });
+
+function directJson(status: number, detail: string, code: string): Json {
+  return { status, body: { inline_string: JSON.stringify({ detail, code }) } };
+}
+
+function adminOnly(): Json {
+  return {
+    '@type': type('envoy.extensions.filters.http.rbac.v3.RBACPerRoute'),
+    rbac: {
+      rules: {
+        action: 'ALLOW',
+        policies: {
+          'admin-role-claim': {
+            permissions: [{ any: true }],
+            principals: [{
+              metadata: {
+                filter: JWT_FILTER,
+                path: [{ key: JWT_PAYLOAD_KEY }, { key: 'role' }],
+                value: { string_match: { exact: 'admin' } },
+              },
+            }],
+          },
+        },
+      },
+    },
+  };
+}
+
+function rateLimit(name: string, limit: { burst: number; perSecond: number }): Json {
+  const always = (key: string) => ({ runtime_key: key, default_value: { numerator: 100, denominator: 'HUNDRED' } });
+  return {
+    '@type': type('envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit'),
+    stat_prefix: `edge_${name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`,
+    token_bucket: { max_tokens: limit.burst, tokens_per_fill: limit.perSecond, fill_interval: '1s' },
+    filter_enabled: always('edge_rate_limit_enabled'),
+    filter_enforced: always('edge_rate_limit_enforced'),
+  };
+}
+
+function apiRoute(route: RouteEntry): Json {
+  const name = routeName(route);
+  const perFilter: Json = {
+    [JWT_FILTER]: route.access === 'public'
+      ? { '@type': type('envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig'), disabled: true }
+      : { '@type': type('envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig'), requirement_name: 'signed_in' },
+  };
+  if (route.access === 'admin') perFilter[RBAC_FILTER] = adminOnly();
+  const limit = EDGE_RATE_LIMITS[name];
+  if (limit) perFilter[RATE_LIMIT_FILTER] = rateLimit(name, limit);
+  return {
+    name,
+    match: { ...pathMatcher(route.path), headers: [methodMatcher(route.method)] },
+    route: {
+      cluster: route.service,
+      ...(route.streaming ? { timeout: '0s', idle_timeout: TIMEOUTS.streamingIdle } : { timeout: TIMEOUTS.route }),
+    },
+    typed_per_filter_config: perFilter,
+  };
+}
+
+/** Routes in match order: API routes, 405 for a known path with another method, 404s, then the SPA. */
+export function routes(table: readonly RouteEntry[] = ROUTES): Json[] {
+  const methodNotAllowed = [...new Set(table.map((r) => r.path))].map((path) => ({
+    name: `405 ${path}`,
+    match: pathMatcher(path),
+    direct_response: directJson(405, `This method is not allowed on ${path}`, 'method_not_allowed'),
+  }));
+  const notFound = (match: { prefix: string } | { path: string }) => ({
+    name: `404 ${'prefix' in match ? `${match.prefix}*` : match.path}`,
+    match,
+    direct_response: directJson(404, 'Not found', 'not_found'),
+  });
+  return [
+    ...table.map(apiRoute),
+    ...methodNotAllowed,
+    notFound({ prefix: '/api/' }),
+    notFound({ path: '/api' }),
+    // Service-to-service routes and service internals are never reachable from outside.
+    notFound({ prefix: '/internal' }),
+    notFound({ prefix: '/.well-known/' }),
+    notFound({ prefix: '/metrics' }),
+    { name: 'web app', match: { prefix: '/' }, route: { cluster: WEB_CLUSTER, timeout: TIMEOUTS.route } },
+  ];
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The local gateway's helmet headers, for responses that do not carry them already. */
+export function securityHeaders(): Json[] {
+  const csp = Object.entries(CSP_DIRECTIVES).map(([key, values]) => `${kebab(key)} ${values.join(' ')}`).join('; ');
+  const headers: Record<string, string> = {
+    'content-security-policy': csp,
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'SAMEORIGIN',
+  };
+  return Object.entries(headers).map(([key, value]) => ({ header: { key, value }, append_action: 'ADD_IF_ABSENT' }));
+}
+
+/** Envoy's own replies (auth, RBAC, limits, upstream failures) in the product's `{detail}` shape. */
+function localReplies(): Json {
+  const status = (code: number) => ({ status_code_filter: { comparison: { op: 'EQ', value: { default_value: code, runtime_key: `local_reply_${code}` } } } });
+  const mapper = (filter: Json, code: number, detail: string, name: string) => ({ filter, status_code: code, body_format_override: jsonBody(detail, name) });
+  return {
+    mappers: [
+      mapper({ and_filter: { filters: [status(401), { header_filter: { header: { name: 'authorization', present_match: false } } }] } }, 401, 'Authentication required', 'no_token'),
+      mapper(status(401), 401, 'Your session is invalid or has expired; please log in again', 'invalid_token'),
+      mapper(status(403), 403, 'Admin privileges required', 'admin_only'),
+      mapper(status(413), 413, `The request body is larger than ${MAX_REQUEST_BYTES / 1024} KiB`, 'payload_too_large'),
+      mapper(status(429), 429, 'Too many requests; please wait a moment and try again', 'rate_limited'),
+      mapper(status(502), 502, 'The service did not answer; please try again', 'bad_gateway'),
+      mapper(status(503), 503, 'The service is not available right now; please try again shortly', 'service_unavailable'),
+      mapper(status(504), 504, 'The service took too long to answer; please try again', 'gateway_timeout'),
+    ],
+  };
+}
+
+function accessLog(): Json[] {
+  return [{
+    name: 'envoy.access_loggers.stdout',
+    typed_config: {
+      '@type': type('envoy.extensions.access_loggers.stream.v3.StdoutAccessLog'),
+      log_format: {
+        json_format: {
+          time: '%START_TIME%',
+          request_id: '%REQ(X-REQUEST-ID)%',
+          method: '%REQ(:METHOD)%',
+          path: '%REQ(X-ENVOY-ORIGINAL-PATH?:PATH)%',
+          route: '%ROUTE_NAME%',
+          status: '%RESPONSE_CODE%',
+          flags: '%RESPONSE_FLAGS%',
+          details: '%RESPONSE_CODE_DETAILS%',
+          duration_ms: '%DURATION%',
+          upstream: '%UPSTREAM_CLUSTER%',
+          upstream_ms: '%RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)%',
+          bytes_in: '%BYTES_RECEIVED%',
+          bytes_out: '%BYTES_SENT%',
+          client: '%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%',
+          user_agent: '%REQ(USER-AGENT)%',
+        },
+      },
+    },
+  }];
+}
+
+function httpFilters(authCluster: ServiceName): Json[] {
+  return [
+    {
+      name: RATE_LIMIT_FILTER,
+      typed_config: { '@type': type('envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit'), stat_prefix: 'edge' },
+    },
+    {
+      name: JWT_FILTER,
+      typed_config: {
+        '@type': type('envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication'),
+        providers: {
+          leadforge: {
+            issuer: JWT_ISSUER,
+            remote_jwks: {
+              http_uri: { uri: `http://${authCluster}:${UPSTREAM_PORT}/.well-known/jwks.json`, cluster: authCluster, timeout: '2s' },
+              cache_duration: '600s',
+              async_fetch: {},
+              retry_policy: { num_retries: 3, retry_back_off: { base_interval: '0.5s', max_interval: '5s' } },
+            },
+            // Services verify the token again, so it passes through.
+            forward: true,
+            payload_in_metadata: JWT_PAYLOAD_KEY,
+          },
+        },
+        requirement_map: { signed_in: { provider_name: 'leadforge' } },
+      },
+    },
+    // No rules here: RBAC applies only where a route carries its own policy (the admin routes).
+    { name: RBAC_FILTER, typed_config: { '@type': type('envoy.extensions.filters.http.rbac.v3.RBAC') } },
+    { name: 'envoy.filters.http.buffer', typed_config: { '@type': type('envoy.extensions.filters.http.buffer.v3.Buffer'), max_request_bytes: MAX_REQUEST_BYTES } },
+    { name: 'envoy.filters.http.router', typed_config: { '@type': type('envoy.extensions.filters.http.router.v3.Router') } },
+  ];
+}
+
+function cluster(name: string): Json {
+  return {
+    name,
+    type: 'STRICT_DNS',
+    connect_timeout: TIMEOUTS.connect,
+    dns_lookup_family: 'V4_PREFERRED',
+    lb_policy: 'ROUND_ROBIN',
+    // Reconnect now and then so new replicas behind the Service get their share.
+    typed_extension_protocol_options: {
+      'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': {
+        '@type': type('envoy.extensions.upstreams.http.v3.HttpProtocolOptions'),
+        common_http_protocol_options: { idle_timeout: '60s', max_connection_duration: '300s' },
+        explicit_http_config: { http_protocol_options: {} },
+      },
+    },
+    load_assignment: {
+      cluster_name: name,
+      endpoints: [{ lb_endpoints: [{ endpoint: { address: { socket_address: { address: name, port_value: UPSTREAM_PORT } } } }] }],
+    },
+  };
+}
+
+function listener(name: string, port: number, manager: Json): Json {
+  return {
+    name,
+    address: { socket_address: { address: '0.0.0.0', port_value: port } },
+    per_connection_buffer_limit_bytes: 64 * 1024,
+    filter_chains: [{ filters: [{ name: 'envoy.filters.network.http_connection_manager', typed_config: { '@type': type('envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager'), ...manager } }] }],
+  };
+}
+
+export function envoyConfig(table: readonly RouteEntry[] = ROUTES, services: readonly ServiceName[] = SERVICES): Json {
+  const main = listener('public', LISTENER_PORT, {
+    stat_prefix: 'public',
+    codec_type: 'AUTO',
+    server_name: 'leadforge',
+    use_remote_address: true,
+    xff_num_trusted_hops: 0,
+    generate_request_id: true,
+    normalize_path: true,
+    merge_slashes: true,
+    path_with_escaped_slashes_action: 'REJECT_REQUEST',
+    max_request_headers_kb: 60,
+    stream_idle_timeout: TIMEOUTS.streamIdle,
+    request_headers_timeout: TIMEOUTS.requestHeaders,
+    common_http_protocol_options: { idle_timeout: '300s', headers_with_underscores_action: 'REJECT_REQUEST' },
+    access_log: accessLog(),
+    local_reply_config: localReplies(),
+    route_config: {
+      name: 'leadforge',
+      response_headers_to_add: securityHeaders(),
+      virtual_hosts: [{ name: 'leadforge', domains: ['*'], routes: routes(table) }],
+    },
+    http_filters: httpFilters('auth'),
+  });
+  const health = listener('health', HEALTH_PORT, {
+    stat_prefix: 'health',
+    route_config: { name: 'health', virtual_hosts: [{ name: 'health', domains: ['*'], routes: [{ match: { prefix: '/' }, direct_response: { status: 404 } }] }] },
+    http_filters: [
+      {
+        name: 'envoy.filters.http.health_check',
+        typed_config: {
+          '@type': type('envoy.extensions.filters.http.health_check.v3.HealthCheck'),
+          pass_through_mode: false,
+          headers: [{ name: ':path', string_match: { exact: '/ready' } }],
+        },
+      },
+      { name: 'envoy.filters.http.router', typed_config: { '@type': type('envoy.extensions.filters.http.router.v3.Router') } },
+    ],
+  });
+  return {
+    node: { id: 'leadforge-gateway', cluster: 'leadforge-gateway' },
+    admin: { address: { socket_address: { address: '127.0.0.1', port_value: ADMIN_PORT } } },
+    static_resources: {
+      listeners: [main, health],
+      clusters: [...services.map(cluster), cluster(WEB_CLUSTER)],
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createFreshPostgres, postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import { openDatabase } from '@leadforge/kit';
+import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
+import { loadDefinition, migrateOnly, parseInvocation } from '../../deploy/docker/runService.ts';
+
+describe('the container entry point (deploy/docker/runService.ts)', () => {
+  it('reads the service from the argument or LEADFORGE_SERVICE, and refuses unknown names and options with a clear message', () => {
+    expect(parseInvocation(['auth'], {})).toEqual({ service: 'auth', migrateOnly: false, ifDatabaseExists: false });
+    expect(parseInvocation(['--migrate-only'], { LEADFORGE_SERVICE: 'billing' })).toEqual({ service: 'billing', migrateOnly: true, ifDatabaseExists: false });
+    expect(parseInvocation(['leads', '--migrate-only', '--if-database-exists'], {})).toMatchObject({ migrateOnly: true, ifDatabaseExists: true });
+    expect(() => parseInvocation(['leads', '--if-database-exists'], {})).toThrow('--if-database-exists goes with --migrate-only');
+    expect(() => parseInvocation([], {})).toThrow(/Name the service to run: one of auth, billing/);
+    expect(() => parseInvocation(['payments'], {})).toThrow('Unknown service "payments"');
+    expect(() => parseInvocation(['auth', '--migrate'], {})).toThrow('Unknown option --migrate');
+  });
+
+  it('loads every service of the workspace by name', async () => {
+    for (const service of workspaceServices()) expect((await loadDefinition(service)).name).toBe(service);
+  });
+
+  it('runs as a process: --migrate-only migrates the service\'s database and exits 0; with --if-database-exists and no database yet it exits 0 untouched', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', ...args], {
+      cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATA_DIR: ':memory:', DATABASE_URL: '', LOG_LEVEL: 'info' },
+    });
+    const migrated = run(['auth', '--migrate-only']);
+    expect(migrated.status, migrated.stderr + migrated.stdout).toBe(0);
+    expect(migrated.stdout).toContain('migrations applied');
+    const noDatabase = spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', 'auth', '--migrate-only', '--if-database-exists'], {
+      cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', AUTH_DATABASE_URL: '', LOG_LEVEL: 'info' },
+    });
+    expect(noDatabase.status, noDatabase.stderr + noDatabase.stdout).toBe(0);
+    expect(noDatabase.stdout).toContain('no database configured yet');
+  });
+
+  it.skipIf(!postgresConfigured)(`migrates every service's own Postgres database, twice at once like two replicas, then again as a no-op${postgresConfigured ? '' : ' (skipped: set TEST_DATABASE_URL or DATABASE_URL)'}`, async () => {
+    for (const service of workspaceServices()) {
+      const def = await loadDefinition(service);
+      const fresh = await createFreshPostgres(`runservice_${service}`);
+      try {
+        const env = { NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), [`${service.toUpperCase()}_DATABASE_URL`]: fresh.url };
+        await Promise.all([migrateOnly(def, env), migrateOnly(def, env)]);
+        await migrateOnly(def, env);
+        const db = openDatabase({ service, url: fresh.url });
+        const applied = await db('schema_migrations').count<{ count: number }[]>('* as count');
+        await db.destroy();
+        expect(Number(applied[0].count), service).toBeGreaterThan(0);
+      } finally {
+        await fresh.drop();
+      }
+    }
+  }, 120_000);
+});

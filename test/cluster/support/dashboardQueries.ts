@@ -1,0 +1,23 @@
+/** Every PromQL expression of the Grafana dashboards and the alert rules under deploy/. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT } from '../../../deploy/workspaceServices.ts';
+
+export interface Query { where: string; expr: string }
+
+export function dashboardQueries(): Query[] {
+  const dir = path.join(REPO_ROOT, 'deploy/grafana');
+  const queries: Query[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const dashboard = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    for (const panel of dashboard.panels) for (const target of panel.targets) queries.push({ where: `${file} "${panel.title}"`, expr: target.expr });
+    for (const variable of dashboard.templating.list) if (variable.definition) queries.push({ where: `${file} $${variable.name}`, expr: variable.definition.replace(/^label_values\(([^,]+),.*$/, '$1') });
+  }
+  return queries;
+}
+
+export function ruleQueries(): Query[] {
+  const rules = parse(fs.readFileSync(path.join(REPO_ROOT, 'deploy/prometheus/alerts.yaml'), 'utf8'));
+  return rules.groups.flatMap((g: any) => g.rules.map((r: any) => ({ where: `alert ${r.alert}`, expr: r.expr })));
+}
