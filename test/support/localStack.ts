@@ -36,7 +36,7 @@ export async function startLocalStack(options: { dataDir?: string; env?: NodeJS.
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`stack did not start in time:\n${output}`)), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(() => reject(new Error(`stack did not start in time:\n${output}`)), options.timeoutMs ?? 240_000);
     const check = () => {
       const m = output.match(/Leadforge is running at (http:\/\/\S+)/);
       if (m) {

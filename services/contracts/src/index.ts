@@ -7,5 +7,6 @@ export * from './api/leads.ts';
 export * from './api/affiliate.ts';
 export * from './api/contact.ts';
 export * from './api/scraper.ts';
+export * from './api/scraperAdmin.ts';
 export * from './api/admin.ts';
 export * from './internal/billing.ts';

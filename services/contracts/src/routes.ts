@@ -30,6 +30,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', path: '/api/payments/create-order', service: 'billing', access: 'public' },
   { method: 'POST', path: '/api/payments/complete-payment', service: 'billing', access: 'public' },
   { method: 'POST', path: '/api/payments/webhook', service: 'billing', access: 'public' },
+  { method: 'GET', path: '/api/payments/promo-orders/:orderId', service: 'billing', access: 'user' },
+  { method: 'POST', path: '/api/payments/test-checkout/:orderId/approve', service: 'billing', access: 'public' },
   { method: 'GET', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
   { method: 'POST', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
 
@@ -50,8 +52,12 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'GET', path: '/api/affiliate/stats', service: 'affiliate', access: 'user' },
   { method: 'GET', path: '/api/affiliate/commissions', service: 'affiliate', access: 'user' },
   { method: 'POST', path: '/api/affiliate/apply', service: 'affiliate', access: 'public' },
+  { method: 'POST', path: '/api/affiliate/referral-visits', service: 'affiliate', access: 'public' },
+  { method: 'GET', path: '/api/admin/affiliate-payouts', service: 'affiliate', access: 'admin' },
+  { method: 'POST', path: '/api/admin/affiliate-payouts', service: 'affiliate', access: 'admin' },
 
   { method: 'POST', path: '/api/contact', service: 'contact', access: 'public' },
+  { method: 'GET', path: '/api/contact/config', service: 'contact', access: 'public' },
 
   { method: 'GET', path: '/api/admin/enhanced-stats', service: 'admin', access: 'admin' },
   { method: 'GET', path: '/api/admin/activity-logs', service: 'admin', access: 'admin' },
