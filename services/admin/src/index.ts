@@ -1,17 +1,12 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
-import { readInt } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit';
+import { perService, readInt } from '@leadforge/kit';
 import { adminActions } from './domain/adminActions.ts';
 import { ReadModelFeed } from './events/readModelFeed.ts';
 import { actionRoutes } from './routes/actionRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { statsRoutes } from './routes/statsRoutes.ts';
 
-const feeds = new WeakMap<ServiceContext, ReadModelFeed>();
-function feedOf(ctx: ServiceContext): ReadModelFeed {
-  let feed = feeds.get(ctx);
-  if (!feed) feeds.set(ctx, (feed = new ReadModelFeed(ctx.db, ctx.bus, ctx.log)));
-  return feed;
-}
+const feedOf = perService((ctx) => new ReadModelFeed(ctx.db, ctx.bus, ctx.log));
 
 /** Admin: read models built from everyone's events, the admin API, and the audit log of admin actions. */
 export const adminService: ServiceDefinition = {

@@ -1,19 +1,12 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit';
+import { perService } from '@leadforge/kit';
 import { matureCommissions } from './domain/commissions.ts';
 import { startAffiliateConsumers } from './events/consumers.ts';
 import { affiliateRoutes } from './routes/affiliateRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
-import { buildRuntime, type AffiliateRuntime } from './runtime.ts';
+import { buildRuntime } from './runtime.ts';
 
-const runtimes = new WeakMap<ServiceContext, Promise<AffiliateRuntime>>();
-function runtimeOf(ctx: ServiceContext): Promise<AffiliateRuntime> {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    rt = buildRuntime(ctx);
-    runtimes.set(ctx, rt);
-  }
-  return rt;
-}
+const runtimeOf = perService(buildRuntime);
 
 /** Referral codes, referrals, commissions and their payouts, and affiliate applications. */
 export const affiliateService: ServiceDefinition = {

@@ -1,20 +1,12 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
-import { startConsumer } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit';
+import { perService, startConsumer } from '@leadforge/kit';
 import { TOPICS } from '@leadforge/contracts';
-import { buildRuntime, type AuthRuntime } from './runtime.ts';
+import { buildRuntime } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { findUser, promoteAdmins } from './domain/users.ts';
 
-const runtimes = new WeakMap<ServiceContext, Promise<AuthRuntime>>();
-function runtimeOf(ctx: ServiceContext): Promise<AuthRuntime> {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    rt = buildRuntime(ctx);
-    runtimes.set(ctx, rt);
-  }
-  return rt;
-}
+const runtimeOf = perService(buildRuntime);
 
 export const authService: ServiceDefinition = {
   name: 'auth',

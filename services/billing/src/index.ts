@@ -1,5 +1,6 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
-import { buildRuntime, type BillingRuntime } from './runtime.ts';
+import type { ServiceDefinition } from '@leadforge/kit';
+import { perService } from '@leadforge/kit';
+import { buildRuntime } from './runtime.ts';
 import { consumeSignups } from './events/signupConsumer.ts';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
@@ -8,15 +9,7 @@ import { promoRoutes } from './routes/promoRoutes.ts';
 import { testCheckoutRoutes } from './routes/testCheckoutRoutes.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
 
-const runtimes = new WeakMap<ServiceContext, Promise<BillingRuntime>>();
-function runtimeOf(ctx: ServiceContext): Promise<BillingRuntime> {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    rt = buildRuntime(ctx);
-    runtimes.set(ctx, rt);
-  }
-  return rt;
-}
+const runtimeOf = perService(buildRuntime);
 
 /** Billing: the credit ledger, plans, purchases and promo orders, PayPal checkout and webhooks. */
 export const billingService: ServiceDefinition = {

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Role, UserStatus } from './api/common.ts';
+import { Lead } from './api/leads.ts';
 
 /** The envelope every event travels in (DESIGN.md section 4). */
 export const EventEnvelope = Type.Object({
@@ -100,20 +101,11 @@ export const EngineStats = Type.Object({
   with_website: Type.Integer(),
 });
 
+/** A lead as the engine sends it: the user-facing fields, a stable key, and every contact it found. */
 export const EngineLead = Type.Object({
   /** Stable within a search (the place id): the leads service stores each key once. */
   key: Type.String(),
-  name: Type.String(),
-  company: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  website: Type.String(),
-  city: Type.String(),
-  address: Type.Optional(Type.String()),
-  country: Type.Optional(Type.String()),
-  socials: Type.Optional(Type.Array(Type.Object({ network: Type.String(), url: Type.String() }))),
-  source: Type.Optional(Type.String()),
-  place_id: Type.Optional(Type.String()),
+  ...Lead.properties,
   emails: Type.Optional(Type.Array(Type.String())),
   phones: Type.Optional(Type.Array(Type.String())),
 });

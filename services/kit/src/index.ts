@@ -11,3 +11,4 @@ export * from './http/authentication.ts';
 export * from './http/internalCalls.ts';
 export * from './http/errorHandler.ts';
 export * from './http/rateLimits.ts';
+export * from './perService.ts';

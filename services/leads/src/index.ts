@@ -1,17 +1,13 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
-import { buildRuntime, type LeadsRuntime } from './leadsRuntime.ts';
+import type { ServiceDefinition } from '@leadforge/kit';
+import { perService } from '@leadforge/kit';
+import { buildRuntime } from './leadsRuntime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
 import { exportRoute } from './routes/exportRoute.ts';
 
-const runtimes = new WeakMap<ServiceContext, LeadsRuntime>();
-function runtimeOf(ctx: ServiceContext): LeadsRuntime {
-  let rt = runtimes.get(ctx);
-  if (!rt) runtimes.set(ctx, (rt = buildRuntime(ctx)));
-  return rt;
-}
+const runtimeOf = perService(buildRuntime);
 
 /** Lead searches and their leads: starting, the live feed, history, CSV export, and the credits they hold. */
 export const leadsService: ServiceDefinition = {

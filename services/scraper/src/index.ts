@@ -1,4 +1,5 @@
 import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
+import { perService } from '@leadforge/kit';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { startSearchConsumer } from './jobs/searchConsumer.ts';
@@ -11,12 +12,7 @@ export type { ScraperHooks, ScraperRuntime };
  * contacts and streams leads back through the outbox; serves the admin Proxy Stats endpoints.
  */
 export function createScraperService(hooks: ScraperHooks = {}): ServiceDefinition & { runtimeOf(ctx: ServiceContext): Promise<ScraperRuntime> } {
-  const runtimes = new WeakMap<ServiceContext, Promise<ScraperRuntime>>();
-  const runtimeOf = (ctx: ServiceContext): Promise<ScraperRuntime> => {
-    let runtime = runtimes.get(ctx);
-    if (!runtime) runtimes.set(ctx, (runtime = buildRuntime(ctx, hooks)));
-    return runtime;
-  };
+  const runtimeOf = perService((ctx) => buildRuntime(ctx, hooks));
   return {
     name: 'scraper',
     migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
