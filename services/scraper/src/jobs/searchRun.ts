@@ -156,7 +156,9 @@ export class SearchRun {
       if (lead) this.pendingLeads++;
       // What the pages read before the quota ran out gave still counts; the search ends here.
       if (site?.quotaExhausted) return this.stop('quota_exhausted');
-      if (this.pendingLeads >= this.deps.jobs.leadBatchSize || this.sent + this.pendingLeads >= this.job.quantity) void this.flush();
+      // The first lead goes out at once (time to first lead is what the user feels); later ones in batches.
+      const firstLead = Boolean(lead) && this.sent === 0 && this.pendingLeads === 1;
+      if (firstLead || this.pendingLeads >= this.deps.jobs.leadBatchSize || this.sent + this.pendingLeads >= this.job.quantity) void this.flush();
     } catch (error) {
       if (this.stopReason || isOutboundError(error, 'aborted')) return;
       if (isOutboundError(error, 'quota_exhausted')) return this.stop('quota_exhausted');
