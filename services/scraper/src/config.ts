@@ -1,4 +1,5 @@
 import { ConfigError, readBool, readInt, readVar } from '@leadforge/kit';
+import type { HttpLimits } from './outbound/outboundClient.ts';
 
 export type PlacesSourceName = 'osm' | 'google' | 'decodo';
 
@@ -24,17 +25,7 @@ export interface ScraperConfig {
   userAgent: string;
   /** Pages fetched per site besides the home page (contact, about, impressum...). */
   contactPagesPerSite: number;
-  http: {
-    globalConcurrency: number;
-    perHostConcurrency: number;
-    perHostDelayMs: number;
-    maxCrawlDelayMs: number;
-    connectTimeoutMs: number;
-    totalTimeoutMs: number;
-    maxResponseBytes: number;
-    maxRetries: number;
-    maxRetryAfterMs: number;
-  };
+  http: HttpLimits;
   jobs: {
     /** Searches one replica works on at once. */
     perReplica: number;

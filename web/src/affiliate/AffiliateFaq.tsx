@@ -1,3 +1,4 @@
+import { FaqList } from '../components/FaqList';
 import { COMMISSION_HOLD_DAYS, MINIMUM_PAYOUT_USD, REFERRAL_WINDOW_DAYS } from './programme';
 
 const QUESTIONS = [
@@ -27,14 +28,7 @@ export function AffiliateFaq() {
   return (
     <section className="affiliate-section" aria-labelledby="affiliate-faq-title">
       <h2 id="affiliate-faq-title">Frequently asked questions</h2>
-      <div className="faq-list">
-        {QUESTIONS.map((item) => (
-          <details key={item.q} className="faq-item">
-            <summary>{item.q}</summary>
-            <p>{item.a}</p>
-          </details>
-        ))}
-      </div>
+      <FaqList entries={QUESTIONS} />
     </section>
   );
 }

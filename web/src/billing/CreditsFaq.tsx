@@ -1,3 +1,4 @@
+import { FaqList } from '../components/FaqList';
 const QUESTIONS = [
   { q: 'Do credits expire?', a: 'No. Credits never expire, so you can buy a pack now and use it whenever you need leads.' },
   { q: 'How many credits does a lead cost?', a: 'One credit per lead delivered. If a search finds fewer leads than you asked for, the unused credits go back to your balance.' },
@@ -9,14 +10,7 @@ export function CreditsFaq() {
   return (
     <section className="billing-section" aria-labelledby="credits-faq-title">
       <h2 id="credits-faq-title">Credits FAQ</h2>
-      <div className="faq-list">
-        {QUESTIONS.map(({ q, a }) => (
-          <details key={q} className="faq-item">
-            <summary>{q}</summary>
-            <p>{a}</p>
-          </details>
-        ))}
-      </div>
+      <FaqList entries={QUESTIONS} />
     </section>
   );
 }

@@ -10,13 +10,8 @@ import { contentKind, decodeText, readCapped, type ContentKind } from './respons
 import { backoffMs, isRetryableStatus, retryAfterMs } from './retryPolicy.ts';
 import { RobotsRules } from './robotsRules.ts';
 
-export interface OutboundClientOptions {
-  userAgent: string;
-  /** Crawled pages and admin scrapes go through this proxy when set. */
-  proxyUrl?: string;
-  allowPrivateNetworks: boolean;
-  lookup?: HostLookup;
-  route?: ConnectRoute;
+/** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
+export interface HttpLimits {
   globalConcurrency: number;
   perHostConcurrency: number;
   perHostDelayMs: number;
@@ -26,6 +21,15 @@ export interface OutboundClientOptions {
   maxResponseBytes: number;
   maxRetries: number;
   maxRetryAfterMs: number;
+}
+
+export interface OutboundClientOptions extends HttpLimits {
+  userAgent: string;
+  /** Crawled pages and admin scrapes go through this proxy when set. */
+  proxyUrl?: string;
+  allowPrivateNetworks: boolean;
+  lookup?: HostLookup;
+  route?: ConnectRoute;
   retryBaseMs?: number;
   /** Minimum spacing for particular hosts (the public Nominatim asks for one request a second). */
   hostDelays?: Record<string, number>;

@@ -1,3 +1,4 @@
+import { FaqList } from '../../components/FaqList';
 const QUESTIONS = [
   {
     q: 'How fast do I get my leads?',
@@ -29,14 +30,7 @@ export function Faq() {
           <p className="eyebrow">FAQ</p>
           <h2 id="faq-title">Frequently asked questions</h2>
         </header>
-        <div className="faq-list">
-          {QUESTIONS.map((item) => (
-            <details key={item.q} className="faq-item">
-              <summary>{item.q}</summary>
-              <p>{item.a}</p>
-            </details>
-          ))}
-        </div>
+        <FaqList entries={QUESTIONS} />
       </div>
     </section>
   );
