@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SERVICES, TOPICS } from '@leadforge/contracts';
+import { KEPT_TOPICS, SERVICES, TOPICS } from '@leadforge/contracts';
+import { PROJECTED_TOPICS } from '../../services/admin/src/events/readModelProjection.ts';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
 import { k8sToolsUnavailable } from './support/k8sTools.ts';
 import { validateObject, type K8sObject } from './support/k8sSchemas.ts';
@@ -200,10 +201,16 @@ describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skip
     expect([...values.kafka.topics.names].sort()).toEqual(Object.values(TOPICS).sort());
     const topics = helmTemplate().filter((o) => o.kind === 'KafkaTopic');
     expect(topics.map((t) => t.spec.topicName).sort()).toEqual(Object.values(TOPICS).sort());
+    expect([...values.kafka.topics.keptForever].sort()).toEqual([...KEPT_TOPICS].sort());
     for (const topic of topics) {
       expect(topic.spec.partitions).toBe(values.kafka.topics.partitions);
-      expect(topic.spec.config['retention.ms']).toBe(values.kafka.topics.retentionHours * 3600_000);
+      const kept = (KEPT_TOPICS as readonly string[]).includes(topic.spec.topicName);
+      expect(topic.spec.config['retention.ms'], topic.spec.topicName).toBe(kept ? -1 : values.kafka.topics.retentionHours * 3600_000);
     }
+  });
+
+  it('keeps forever every topic the admin read models replay, so a rebuild sees the whole history', () => {
+    for (const topic of PROJECTED_TOPICS) expect(KEPT_TOPICS, topic).toContain(topic);
   });
 
   it('ships ServiceMonitors and the alert rules only with the Prometheus Operator, and the dashboards for Grafana\'s sidecar', () => {

@@ -35,6 +35,13 @@ export const TOPICS = {
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
+/**
+ * Topics whose whole history Kafka keeps (retention.ms=-1): the admin read models are rebuilt by
+ * replaying them from the start (docs/admin.md), so deleting old segments would lose those figures.
+ * The others keep the chart's retention window.
+ */
+export const KEPT_TOPICS: readonly Topic[] = [TOPICS.authUser, TOPICS.billingCredits, TOPICS.billingPurchase, TOPICS.leadsSearch, TOPICS.contactSubmission];
+
 export const UserRegistered = Type.Object({
   user_id: Type.String(),
   name: Type.String(),

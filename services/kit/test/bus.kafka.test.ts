@@ -1,10 +1,39 @@
-import { describe } from 'vitest';
+import crypto from 'node:crypto';
+import kafkajs from 'kafkajs';
+import { describe, expect, it } from 'vitest';
+import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
+import { kafkaTopicConfig } from '../src/bus/createBus.ts';
 import { createKafkaBus } from '../src/bus/kafkaBus.ts';
 import { busContract } from './bus.contract.ts';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean) ?? [];
 
+describe('the settings of topics the Kafka bus creates', () => {
+  it('keeps the whole history of the topics the admin read models replay, and the broker default elsewhere', () => {
+    for (const topic of KEPT_TOPICS) expect(kafkaTopicConfig(topic)).toEqual({ 'retention.ms': '-1' });
+    expect(kafkaTopicConfig(TOPICS.scraperResult)).toEqual({});
+    expect(kafkaTopicConfig(TOPICS.adminAction)).toEqual({});
+  });
+});
+
 describe.skipIf(!brokers.length)('kafka bus contract (skipped: set KAFKA_BROKERS to a broker to run it)', () => {
   // Group joins and rebalances take seconds on a real broker.
   busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', partitions: 4 }), { settleMs: 3_000, deliveryMs: 25_000 });
+
+  it('creates a topic with the settings topicConfig gives it', async () => {
+    const topic = `lf-kept-${crypto.randomBytes(4).toString('hex')}`;
+    const bus = createKafkaBus({ brokers, clientId: 'leadforge-contract-test', partitions: 2, topicConfig: (name): Record<string, string> => (name === topic ? { 'retention.ms': '-1' } : {}) });
+    const subscription = await bus.subscribe({ group: `${topic}-group`, topics: [topic], handler: async () => {} });
+    const admin = new kafkajs.Kafka({ brokers, clientId: 'leadforge-contract-test' }).admin();
+    await admin.connect();
+    try {
+      const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: topic, configNames: ['retention.ms'] }] });
+      expect(described.resources[0].configEntries.find((entry) => entry.configName === 'retention.ms')?.configValue).toBe('-1');
+    } finally {
+      await subscription.close();
+      await bus.close();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+  }, 60_000);
 });

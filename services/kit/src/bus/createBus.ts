@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { KEPT_TOPICS } from '@leadforge/contracts';
 import type { Bus, Subscription } from './bus.ts';
 import { createKafkaBus } from './kafkaBus.ts';
 import { createMemoryBus } from './memoryBus.ts';
@@ -35,6 +36,11 @@ function handleOn(shared: Bus): Bus {
   };
 }
 
+/** Settings for a topic the Kafka bus creates itself (external Kafka; the chart declares its own). */
+export function kafkaTopicConfig(topic: string): Record<string, string> {
+  return (KEPT_TOPICS as readonly string[]).includes(topic) ? { 'retention.ms': '-1' } : {};
+}
+
 /** Kafka when `KAFKA_BROKERS` is set, otherwise a handle on the process's shared in-process bus. */
 export function createBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
   const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
@@ -44,5 +50,6 @@ export function createBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
     clientId: env.KAFKA_CLIENT_ID || 'leadforge',
     logger,
     partitions: env.KAFKA_TOPIC_PARTITIONS ? Number(env.KAFKA_TOPIC_PARTITIONS) : undefined,
+    topicConfig: kafkaTopicConfig,
   });
 }

@@ -14,6 +14,8 @@ export interface KafkaBusOptions {
   partitions?: number;
   /** -1: the broker's default. */
   replicationFactor?: number;
+  /** Per-topic settings for a topic this bus creates (e.g. retention.ms); the broker's defaults otherwise. */
+  topicConfig?: (topic: string) => Record<string, string>;
 }
 
 const consumerLag = (register.getSingleMetric('leadforge_bus_consumer_lag') as Gauge<'group' | 'topic' | 'partition'> | undefined)
@@ -62,7 +64,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       if (!ensured) {
         ensured = connect().then(() => admin.createTopics({
           waitForLeaders: true,
-          topics: [{ topic, numPartitions: partitions, replicationFactor: options.replicationFactor ?? -1 }],
+          topics: [{
+            topic,
+            numPartitions: partitions,
+            replicationFactor: options.replicationFactor ?? -1,
+            configEntries: Object.entries(options.topicConfig?.(topic) ?? {}).map(([name, value]) => ({ name, value })),
+          }],
         }));
         ensured.catch(() => ensuredTopics.delete(topic));
         ensuredTopics.set(topic, ensured);
