@@ -22,7 +22,7 @@ export function AffiliatePage() {
 
   return (
     <div className="affiliate-page">
-      <header className="affiliate-hero">
+      <header className="page-hero affiliate-hero">
         <div className="container">
           <p className="eyebrow">Affiliate Program</p>
           <h1>Earn 10% on every sale you refer</h1>

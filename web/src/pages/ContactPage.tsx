@@ -22,7 +22,7 @@ export function ContactPage() {
 
   return (
     <div className="contact-page">
-      <header className="contact-hero">
+      <header className="page-hero contact-hero">
         <div className="container">
           <h1>Contact Us</h1>
           <p className="hero-lead">Questions about leads, credits or your account? Send us a message and we will get back to you.</p>
