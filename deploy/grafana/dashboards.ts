@@ -5,8 +5,9 @@
  */
 type Json = Record<string, unknown>;
 
-interface Target { expr: string; legend: string }
-interface Panel { title: string; description: string; unit: string; targets: Target[]; kind?: 'timeseries' | 'stat'; width?: number }
+/** `instant`: the latest value only, in the query's order (a ranking rather than a history). */
+interface Target { expr: string; legend: string; instant?: boolean }
+interface Panel { title: string; description: string; unit: string; targets: Target[]; kind?: 'timeseries' | 'stat' | 'bargauge'; width?: number }
 
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 const HTTP = 'leadforge_http_request_duration_seconds';
@@ -24,6 +25,12 @@ function serviceVariable(): Json {
   };
 }
 
+const OPTIONS: Record<NonNullable<Panel['kind']>, Json> = {
+  timeseries: { legend: { displayMode: 'table', placement: 'bottom', calcs: ['mean', 'max'] }, tooltip: { mode: 'multi', sort: 'desc' } },
+  stat: { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area' },
+  bargauge: { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, orientation: 'horizontal', displayMode: 'basic', showUnfilled: true },
+};
+
 function panel(p: Panel, index: number, y: number, x: number): Json {
   const width = p.width ?? 12;
   return {
@@ -34,10 +41,8 @@ function panel(p: Panel, index: number, y: number, x: number): Json {
     datasource: DATASOURCE,
     gridPos: { h: p.kind === 'stat' ? 5 : 8, w: width, x, y },
     fieldConfig: { defaults: { unit: p.unit }, overrides: [] },
-    options: p.kind === 'stat'
-      ? { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area' }
-      : { legend: { displayMode: 'table', placement: 'bottom', calcs: ['mean', 'max'] }, tooltip: { mode: 'multi', sort: 'desc' } },
-    targets: p.targets.map((t, i) => ({ refId: String.fromCharCode(65 + i), expr: t.expr, legendFormat: t.legend, datasource: DATASOURCE })),
+    options: OPTIONS[p.kind ?? 'timeseries'],
+    targets: p.targets.map((t, i) => ({ refId: String.fromCharCode(65 + i), expr: t.expr, legendFormat: t.legend, datasource: DATASOURCE, ...(t.instant ? { instant: true, range: false } : {}) })),
   };
 }
 
@@ -96,19 +101,23 @@ export const leadPipeline = dashboard('leadforge-lead-pipeline', 'Leadforge / Le
   { title: 'Leads delivered per second', unit: 'short', description: 'Leads with a contact route sent back to the leads service.', targets: [{ expr: 'sum(rate(leadforge_scraper_leads_delivered_total[$__rate_interval]))', legend: 'leads/s' }] },
   { title: 'Extraction hit rate', unit: 'percentunit', description: 'Share of processed places that became a lead (outcome=lead), and the other outcomes.', targets: [{ expr: 'sum by (outcome) (rate(leadforge_scraper_places_processed_total[$__rate_interval])) / ignoring(outcome) group_left sum(rate(leadforge_scraper_places_processed_total[$__rate_interval]))', legend: '{{outcome}}' }] },
   { title: 'Search requests waiting for a scraper', unit: 'short', description: 'Kafka consumer lag on leads.search: what KEDA scales the scraper on.', targets: [{ expr: 'sum by (group) (leadforge_bus_consumer_lag{topic="leads.search"})', legend: '{{group}}' }] },
+  { title: 'Open scraper jobs', unit: 'short', description: 'Searches the scraper has not finished, by state: queued ones wait for a replica. Every replica reads the same jobs table, hence max.', targets: [{ expr: 'max by (state) (leadforge_scraper_jobs_open)', legend: '{{state}}' }] },
   { title: 'Scraper results waiting for the leads service', unit: 'short', description: 'Consumer lag on scraper.result: time to first lead grows with it.', targets: [{ expr: 'sum by (group) (leadforge_bus_consumer_lag{topic="scraper.result"})', legend: '{{group}}' }] },
+  { title: 'Time to first lead (p50 / p95)', unit: 's', description: 'From a search starting to its first lead being stored, once per search.', targets: [0.5, 0.95].map((q) => ({ expr: `histogram_quantile(${q}, sum by (le) (rate(leadforge_leads_time_to_first_lead_seconds_bucket[$__rate_interval])))`, legend: `p${q * 100}` })) },
   { title: 'Result event delay (p95)', unit: 's', description: 'From a scraper result being published to the leads service handling it: the pipeline part of time to first lead.', targets: [{ expr: 'histogram_quantile(0.95, sum by (le) (rate(leadforge_event_handle_delay_seconds_bucket{service="leads"}[$__rate_interval])))', legend: 'p95' }] },
   { title: 'Synchronous lead generation duration (p50 / p95)', unit: 's', description: 'POST /api/generate-leads waits for the search to finish.', targets: [0.5, 0.95].map((q) => ({ expr: `histogram_quantile(${q}, sum by (le) (rate(${HTTP}_bucket{service="leads", route="/api/generate-leads"}[$__rate_interval])))`, legend: `p${q * 100}` })) },
 ]);
 
 export const proxyQuota = dashboard('leadforge-proxy-quota', 'Leadforge / Proxy quota', 'The shared outbound quota of the scraper and its traffic.', [
-  { title: 'Quota remaining', unit: 'short', kind: 'stat', width: 8, description: 'Proxied requests left in the shared quota.', targets: [{ expr: 'max(leadforge_scraper_proxy_quota_remaining)', legend: 'remaining' }] },
-  { title: 'Requests per second (all)', unit: 'reqps', kind: 'stat', width: 8, description: 'Outbound requests of every scraper replica.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'req/s' }] },
-  { title: 'Failure share', unit: 'percentunit', kind: 'stat', width: 8, description: 'Outbound requests that failed.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total{outcome!="success"}[$__rate_interval])) / sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'failed' }] },
-  { title: 'Quota remaining over time', unit: 'short', description: 'As each replica last saw it.', targets: [{ expr: 'leadforge_scraper_proxy_quota_remaining', legend: '{{pod}}' }] },
+  { title: 'Quota remaining', unit: 'short', kind: 'stat', width: 6, description: 'Proxied requests left in the shared quota.', targets: [{ expr: 'max(leadforge_scraper_proxy_quota_remaining)', legend: 'remaining' }] },
+  { title: 'Quota remaining (% of limit)', unit: 'percentunit', kind: 'stat', width: 6, description: 'What is left of the quota an admin set; the alert fires under 10%.', targets: [{ expr: 'max(leadforge_scraper_proxy_quota_remaining) / max(leadforge_scraper_proxy_quota_limit)', legend: 'remaining' }] },
+  { title: 'Requests per second (all)', unit: 'reqps', kind: 'stat', width: 6, description: 'Outbound requests of every scraper replica.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'req/s' }] },
+  { title: 'Failure share', unit: 'percentunit', kind: 'stat', width: 6, description: 'Outbound requests that failed.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total{outcome!="success"}[$__rate_interval])) / sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'failed' }] },
+  { title: 'Quota remaining over time', unit: 'short', description: 'As each replica last saw it, under the limit an admin set.', targets: [{ expr: 'leadforge_scraper_proxy_quota_remaining', legend: '{{pod}}' }, { expr: 'max(leadforge_scraper_proxy_quota_limit)', legend: 'limit' }] },
   { title: 'Requests by outcome and route', unit: 'reqps', description: 'route: proxy (Decodo) or direct.', targets: [{ expr: 'sum by (outcome, route) (rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: '{{route}} {{outcome}}' }] },
   { title: 'Latency p50 / p95 by route', unit: 's', description: 'From sending a request to the end of its response.', targets: [0.5, 0.95].map((q) => ({ expr: `histogram_quantile(${q}, sum by (route, le) (rate(leadforge_scraper_outbound_duration_seconds_bucket[$__rate_interval])))`, legend: `{{route}} p${q * 100}` })) },
-  { title: 'Traffic received', unit: 'Bps', description: 'Response bytes by route (the proxy plan bills traffic). Top domains are in the admin panel\'s Proxy Stats tab.', targets: [{ expr: 'sum by (route) (rate(leadforge_scraper_outbound_response_bytes_total[$__rate_interval]))', legend: '{{route}}' }] },
+  { title: 'Traffic received', unit: 'Bps', description: 'Response bytes by route (the proxy plan bills traffic).', targets: [{ expr: 'sum by (route) (rate(leadforge_scraper_outbound_response_bytes_total[$__rate_interval]))', legend: '{{route}}' }] },
+  { title: 'Top domains', unit: 'short', kind: 'bargauge', description: 'The 10 most requested domains since the last usage reset, as the admin panel\'s Proxy Stats tab lists them.', targets: [{ expr: 'sort_desc(max by (rank, domain) (leadforge_scraper_top_domain_requests))', legend: '{{rank}}. {{domain}}', instant: true }] },
 ]);
 
 export const money = dashboard('leadforge-money', 'Leadforge / Money', 'Purchases, revenue, and credits in and out of the ledger.', [

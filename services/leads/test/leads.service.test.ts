@@ -250,7 +250,7 @@ for (const kind of kinds) {
       expect(metrics).toMatch(/leadforge_leads_searches_total\{outcome="started"\} [1-9]/);
       expect(metrics).toMatch(/leadforge_leads_delivered_total [1-9]/);
       expect(metrics).toMatch(/leadforge_leads_settlements_total\{outcome="settled"\} [1-9]/);
-      expect(metrics).toMatch(/leadforge_leads_first_lead_seconds_count [1-9]/);
+      expect(metrics).toMatch(/leadforge_leads_time_to_first_lead_seconds_count [1-9]/);
     });
 
     it('defaults the quantity to 10', async () => {

@@ -13,7 +13,7 @@ import { OutboundClient } from './outbound/outboundClient.ts';
 import { placesSourceFor } from './places/placesSourceFor.ts';
 import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
-import { proxyQuotaRemaining } from './usage/scraperMetrics.ts';
+import { proxyQuotaRemaining, reportAtScrape } from './usage/scraperMetrics.ts';
 import { UsageRecorder } from './usage/usageRecorder.ts';
 
 /**
@@ -43,11 +43,12 @@ const PUBLIC_NOMINATIM = 'nominatim.openstreetmap.org';
 
 export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
   const config = loadScraperConfig(ctx.env, ctx.config.publicUrl);
-  const snapshot = ctx.redis ? undefined : quotaSnapshotWriter(ctx.db, ctx.log);
-  const quota = ctx.redis ? redisProxyQuota(ctx.redis, config.quotaRedisKey) : memoryProxyQuota((await loadQuotaSnapshot(ctx.db)) ?? DEFAULT_PROXY_QUOTA);
+  const saved = ctx.redis ? undefined : await loadQuotaSnapshot(ctx.db);
+  const quota = ctx.redis ? redisProxyQuota(ctx.redis, config.quotaRedisKey) : memoryProxyQuota(saved?.remaining ?? DEFAULT_PROXY_QUOTA, saved?.limit);
+  const snapshot = ctx.redis ? undefined : quotaSnapshotWriter(ctx.db, ctx.log, quota);
   quota.onChange = (remaining) => {
     proxyQuotaRemaining.set(remaining);
-    snapshot?.changed(remaining);
+    snapshot?.changed();
   };
   await quota.remaining().then((remaining) => proxyQuotaRemaining.set(remaining), (err) => ctx.log.warn({ err }, 'could not read the proxy quota'));
   const usage = new UsageRecorder(ctx.db, ctx.log);
@@ -76,6 +77,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   const worker = new JobWorker(ctx.db, owner, config.jobs, (job, signal) => new SearchRun(job, {
     db: ctx.db, owner, placesSource, enrich, jobs: config.jobs, log: ctx.log,
   }).run(signal), ctx.log);
+  const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 
   return {
     ctx,
@@ -86,6 +88,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     worker,
     saveQuota: async () => { await snapshot?.flush(); },
     async stop() {
+      stopReporting();
       await worker.stop();
       await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));
       await snapshot?.flush().catch((err) => ctx.log.warn({ err }, 'could not save the proxy quota'));

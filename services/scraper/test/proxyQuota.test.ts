@@ -17,6 +17,14 @@ describe('the in-process proxy quota', () => {
     await quota.set(3);
     expect(await quota.remaining()).toBe(3);
   });
+
+  it('keeps the limit an admin set while requests are taken', async () => {
+    const quota = memoryProxyQuota();
+    expect(await quota.limit()).toBe(10_000);
+    await quota.set(50);
+    await quota.take();
+    expect({ remaining: await quota.remaining(), limit: await quota.limit() }).toEqual({ remaining: 49, limit: 50 });
+  });
 });
 
 describe.skipIf(!redisUrl)(`the proxy quota shared in Redis${redisUrl ? '' : ' (runs when TEST_REDIS_URL or REDIS_URL points at a server)'}`, () => {
@@ -31,7 +39,7 @@ describe.skipIf(!redisUrl)(`the proxy quota shared in Redis${redisUrl ? '' : ' (
   });
   afterAll(async () => {
     await Promise.all(scrapers.map((scraper) => scraper.stop()));
-    await connections[0]?.del(key, `${key}:services`);
+    await connections[0]?.del(key, `${key}:limit`, `${key}:services`, `${key}:services:limit`);
     for (const connection of connections) connection.disconnect();
     await web?.close();
   });
@@ -39,11 +47,14 @@ describe.skipIf(!redisUrl)(`the proxy quota shared in Redis${redisUrl ? '' : ' (
   it('starts at 10,000 and lets three clients take exactly what is left, atomically', async () => {
     const quotas = connections.map((connection) => redisProxyQuota(connection, key));
     expect(await quotas[0].remaining()).toBe(10_000);
+    expect(await quotas[0].limit()).toBe(10_000);
     await quotas[1].set(50);
+    expect(await quotas[0].limit()).toBe(50);
     const granted = (await Promise.all(quotas.flatMap((quota) => Array.from({ length: 100 }, () => quota.take())))).filter(Boolean).length;
     expect(granted).toBe(50);
     expect(await quotas[2].remaining()).toBe(0);
     expect(await connections[0].get(key)).toBe('0');
+    expect(await quotas[2].limit()).toBe(50);
   });
 
   it('three scraper instances sharing one Redis never exceed the quota in total', async () => {

@@ -1,6 +1,6 @@
 import type { Lead } from '@leadforge/contracts';
 import { fingerprintOf, toStoredLead, type IncomingLead } from './leadFields.ts';
-import { firstLeadSeconds, leadsDelivered } from '../leadsMetrics.ts';
+import { leadsDelivered, timeToFirstLeadSeconds } from '../leadsMetrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
 import { statsOf, type SearchRow, type Trx } from './searchRecord.ts';
 
@@ -13,6 +13,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
   if (search.status !== 'running') return search;
   const accepted: Lead[] = [];
   let position = search.leads_count;
+  let firstLeadStoredAt: Date | undefined;
   for (const raw of incoming) {
     if (position >= search.quantity) break;
     const lead = toStoredLead(raw);
@@ -37,8 +38,10 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
       })
       .onConflict()
       .ignore()
-      .returning('position');
+      .returning(['position', 'created_at']);
     if (!inserted.length) continue;
+    // Position 1 is the primary key's: only one insert ever stores it, however often results are replayed.
+    if (inserted[0].position === 1) firstLeadStoredAt = new Date(inserted[0].created_at);
     position++;
     accepted.push(lead);
   }
@@ -54,7 +57,8 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
   await appendFeedEvent(trx, search.id, 'leads', { leads: accepted, leads_count: position, stats: statsOf(updated) });
   afterCommit(trx, () => {
     leadsDelivered.inc(accepted.length);
-    if (search.leads_count === 0) firstLeadSeconds.observe((Date.now() - new Date(search.created_at).getTime()) / 1000);
+    // Both times are the database's: no skew with this pod's clock.
+    if (firstLeadStoredAt) timeToFirstLeadSeconds.observe((firstLeadStoredAt.getTime() - new Date(search.created_at).getTime()) / 1000);
   });
   return updated;
 }

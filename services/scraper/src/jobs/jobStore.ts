@@ -100,3 +100,14 @@ export async function contactKeysTaken(trx: Knex.Transaction, searchId: string, 
 export async function readJob(db: Db, searchId: string): Promise<JobRow | undefined> {
   return db('scraper_jobs').where({ search_id: searchId }).first();
 }
+
+export type OpenJobState = 'queued' | 'running';
+
+/** Open jobs by state, over the partial index of open jobs: cheap enough for every metrics scrape. */
+export async function countOpenJobs(db: Db): Promise<Record<OpenJobState, number>> {
+  const rows: { state: OpenJobState; jobs: string | number }[] = await db('scraper_jobs')
+    .whereNot({ state: 'finished' }).groupBy('state').select('state').count({ jobs: '*' });
+  const counts = { queued: 0, running: 0 };
+  for (const row of rows) counts[row.state] = Number(row.jobs);
+  return counts;
+}

@@ -9,14 +9,18 @@ export interface ProxyQuota {
   /** Takes one request; false when none is left. */
   take(): Promise<boolean>;
   remaining(): Promise<number>;
-  set(remaining: number): Promise<void>;
+  /** The quota an admin last set (the default until then): what `remaining` counts down from. */
+  limit(): Promise<number>;
+  /** An admin's new quota: both what is left and the limit become `requests`. */
+  set(requests: number): Promise<void>;
   /** Called with the new value after every change (metrics, persistence). */
   onChange?: (remaining: number) => void;
 }
 
-/** One process's quota (local mode). The runtime saves its value so a restart keeps it. */
-export function memoryProxyQuota(initial = DEFAULT_PROXY_QUOTA): ProxyQuota {
+/** One process's quota (local mode). The runtime saves its values so a restart keeps them. */
+export function memoryProxyQuota(initial = DEFAULT_PROXY_QUOTA, initialLimit = initial): ProxyQuota {
   let left = initial;
+  let limit = initialLimit;
   const quota: ProxyQuota = {
     async take() {
       if (left <= 0) return false;
@@ -27,8 +31,12 @@ export function memoryProxyQuota(initial = DEFAULT_PROXY_QUOTA): ProxyQuota {
     async remaining() {
       return left;
     },
-    async set(remaining) {
-      left = remaining;
+    async limit() {
+      return limit;
+    },
+    async set(requests) {
+      left = requests;
+      limit = requests;
       quota.onChange?.(left);
     },
   };
@@ -46,8 +54,12 @@ end
 if tonumber(left) <= 0 then return -1 end
 return redis.call('DECR', KEYS[1])`;
 
-/** The quota in Redis, shared by all replicas; a Lua script makes check-and-take one step. */
+/**
+ * The quota in Redis, shared by all replicas; a Lua script makes check-and-take one step. The limit
+ * sits next to it (`<key>:limit`), missing like the counter until an admin sets one: the default.
+ */
 export function redisProxyQuota(redis: Redis, key: string): ProxyQuota {
+  const limitKey = `${key}:limit`;
   const quota: ProxyQuota = {
     async take() {
       const left = Number(await redis.eval(TAKE_SCRIPT, 1, key, String(DEFAULT_PROXY_QUOTA)));
@@ -59,9 +71,13 @@ export function redisProxyQuota(redis: Redis, key: string): ProxyQuota {
       const value = await redis.get(key);
       return value === null ? DEFAULT_PROXY_QUOTA : Math.max(0, Number(value));
     },
-    async set(remaining) {
-      await redis.set(key, String(remaining));
-      quota.onChange?.(remaining);
+    async limit() {
+      const value = await redis.get(limitKey);
+      return value === null ? DEFAULT_PROXY_QUOTA : Number(value);
+    },
+    async set(requests) {
+      await redis.multi().set(key, String(requests)).set(limitKey, String(requests)).exec();
+      quota.onChange?.(requests);
     },
   };
   return quota;

@@ -4,11 +4,17 @@ import type { Db } from '@leadforge/kit';
 const TOP_DOMAINS = 10;
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
+/** The domains with the most requests since the last reset, most first. */
+export async function readTopDomains(db: Db): Promise<{ domain: string; requests: number }[]> {
+  const rows: { domain: string; requests: string | number }[] = await db('scraper_usage_domains')
+    .select('domain', 'requests').orderBy([{ column: 'requests', order: 'desc' }, { column: 'domain' }]).limit(TOP_DOMAINS);
+  return rows.map(({ domain, requests }) => ({ domain, requests: Number(requests) }));
+}
+
 /** The usage totals as the Proxy Stats tab shows them. */
 export async function readUsageStats(db: Db, remainingRequests: number): Promise<UsageStatsResponse> {
   const totals = await db('scraper_usage_totals').where({ id: 1 }).first();
-  const domains: { domain: string; requests: number }[] = await db('scraper_usage_domains')
-    .select('domain', 'requests').orderBy([{ column: 'requests', order: 'desc' }, { column: 'domain' }]).limit(TOP_DOMAINS);
+  const domains = await readTopDomains(db);
   const successful = Number(totals?.successful ?? 0);
   const failed = Number(totals?.failed ?? 0);
   const total = successful + failed;
@@ -22,7 +28,7 @@ export async function readUsageStats(db: Db, remainingRequests: number): Promise
     total_requests: total,
     total_traffic_mb: round2(bytes / (1024 * 1024)),
     total_traffic_kb: round2(bytes / 1024),
-    top_domains: domains.map(({ domain, requests }) => ({ domain, count: Number(requests) })),
+    top_domains: domains.map(({ domain, requests }) => ({ domain, count: requests })),
     last_updated: totals?.last_request_at ? new Date(totals.last_request_at).toISOString() : null,
   };
 }

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@leadforge/kit';
+import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { claimJob, recordSearch } from '../src/jobs/jobStore.ts';
+import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
+import { loadQuotaSnapshot } from '../src/quota/quotaSnapshot.ts';
+import { reportAtScrape } from '../src/usage/scraperMetrics.ts';
+import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
+
+const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
+
+/** The samples of one metric on /metrics: labels as written (`{state="queued"}`, or '' without labels) to value. */
+function samples(exposition: string, name: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const match of exposition.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))) found.set(match[1] ?? '', Number(match[2]));
+  return found;
+}
+
+for (const kind of kinds) {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`scraper gauges read at scrape time on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+    let web: FixtureWeb;
+    let scraper: ScraperUnderTest;
+    let admin: string;
+    const scrape = async (name: string) => samples(await (await fetch(`${scraper.svc.url}/metrics`)).text(), name);
+
+    beforeAll(async () => {
+      web = await startFixtureWeb({ sites: 1 });
+      scraper = await startScraperUnderTest({ kind, web });
+      admin = scraper.identities.tokenFor('admin-1', 'admin');
+    });
+    afterAll(async () => {
+      await scraper?.stop();
+      await web?.close();
+    });
+
+    it('exports the quota limit next to the remaining count, following the admin\'s changes', async () => {
+      expect(await scrape('leadforge_scraper_proxy_quota_limit')).toEqual(new Map([['', 10_000]]));
+      await scraper.call('POST', '/api/admin/decodo-quota', { remaining_requests: 2500 }, admin);
+      expect(await scrape('leadforge_scraper_proxy_quota_limit')).toEqual(new Map([['', 2500]]));
+      expect(await scrape('leadforge_scraper_proxy_quota_remaining')).toEqual(new Map([['', 2500]]));
+      // Saved with what is left, so a restart of a local install keeps it.
+      expect(await loadQuotaSnapshot(scraper.svc.ctx.db)).toEqual({ remaining: 2500, limit: 2500 });
+      await scraper.call('POST', '/api/admin/decodo-reset-stats', undefined, admin);
+      expect(await scrape('leadforge_scraper_proxy_quota_limit')).toEqual(new Map([['', 10_000]]));
+    });
+
+    it('counts the open jobs by state from the jobs table', async () => {
+      // No worker claims them, so they stay as recorded.
+      await scraper.rt.worker.stop();
+      const db: Db = scraper.svc.ctx.db;
+      const deadline_at = new Date(Date.now() + 60_000).toISOString();
+      for (const search_id of ['open-1', 'open-2', 'open-3']) {
+        await db.transaction((trx) => recordSearch(trx, { search_id, user_id: 'user-1', industry: 'dentist', location: 'London', quantity: 5, deadline_at }));
+      }
+      expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 3], ['{state="running"}', 0]]));
+      await claimJob(db, 'another-replica', 60_000);
+      expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 2], ['{state="running"}', 1]]));
+    });
+
+    it('exports the 10 most requested domains, the biggest at rank 1, and drops them after a reset', async () => {
+      for (let d = 1; d <= 15; d++) {
+        for (let i = 0; i < d; i++) scraper.rt.usage.record({ domain: `domain-${d}.example`, ok: true, ms: 10, bytes: 100, proxied: true });
+      }
+      await scraper.rt.usage.flush();
+      const top = await scrape('leadforge_scraper_top_domain_requests');
+      expect(top.size).toBe(10);
+      expect(top.get('{rank="1",domain="domain-15.example"}')).toBe(15);
+      expect(top.get('{rank="10",domain="domain-6.example"}')).toBe(6);
+
+      await scraper.call('POST', '/api/admin/decodo-reset-stats', undefined, admin);
+      expect((await scrape('leadforge_scraper_top_domain_requests')).size).toBe(0);
+    });
+
+    it('still answers /metrics when the reads fail, keeping the last values', async () => {
+      const down = (): never => { throw new Error('database down'); };
+      const stopFailing = reportAtScrape({
+        db: down as unknown as Db,
+        quota: { ...memoryProxyQuota(), limit: async () => down() },
+        log: scraper.svc.ctx.log,
+      });
+      try {
+        const response = await fetch(`${scraper.svc.url}/metrics`);
+        expect(response.status).toBe(200);
+        const exposition = await response.text();
+        expect(samples(exposition, 'leadforge_scraper_proxy_quota_limit')).toEqual(new Map([['', 10_000]]));
+        expect(samples(exposition, 'leadforge_scraper_jobs_open').get('{state="running"}')).toBe(1);
+      } finally {
+        stopFailing();
+      }
+    });
+  });
+}
