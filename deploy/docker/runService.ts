@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
-import { databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
+import { ConfigError, databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
@@ -48,6 +48,17 @@ export async function loadDefinition(service: ServiceName, root = ROOT): Promise
   if (!fs.existsSync(entry)) throw new Error(`The ${service} service is not in this image (no services/${service}/src/index.ts)`);
   const module = await import(entry);
   return module.default as ServiceDefinition;
+}
+
+/**
+ * This process runs one service, so an in-process bus would keep its events from every other pod:
+ * in production the brokers are required (`npm start` runs all services in one process and may use
+ * the in-process bus; it does not come through here).
+ */
+export function requireBrokersInProduction(env: NodeJS.ProcessEnv): void {
+  if (env.NODE_ENV === 'production' && !env.KAFKA_BROKERS?.trim()) {
+    throw new ConfigError('KAFKA_BROKERS', 'is required in production: this process runs one service, and its events must reach the others');
+  }
 }
 
 /** The same migrations the service runs at start, without serving: the chart's pre-upgrade Job. */
@@ -84,6 +95,7 @@ async function main(): Promise<void> {
     return;
   }
 
+  requireBrokersInProduction(env);
   const shutdownTimeoutMs = readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600) * 1000;
   // Migrate under the lock first; the kit's own migration at start then finds nothing to do.
   if (loadKitConfig(def.name, env).databaseUrl) await migrateOnly(def, env);
@@ -106,7 +118,8 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
   main().catch((err) => {
-    console.error(err);
-    process.exit(1);
+    // A configuration error names the variable; its stack would only bury that line.
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(err instanceof ConfigError ? 2 : 1);
   });
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { openDatabase } from '@leadforge/kit';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
-import { loadDefinition, migrateOnly, parseInvocation } from '../../deploy/docker/runService.ts';
+import { loadDefinition, migrateOnly, parseInvocation, requireBrokersInProduction } from '../../deploy/docker/runService.ts';
 
 describe('the container entry point (deploy/docker/runService.ts)', () => {
   it('reads the service from the argument or LEADFORGE_SERVICE, and refuses unknown names and options with a clear message', () => {
@@ -14,6 +14,19 @@ describe('the container entry point (deploy/docker/runService.ts)', () => {
     expect(() => parseInvocation([], {})).toThrow(/Name the service to run: one of auth, billing/);
     expect(() => parseInvocation(['payments'], {})).toThrow('Unknown service "payments"');
     expect(() => parseInvocation(['auth', '--migrate'], {})).toThrow('Unknown option --migrate');
+  });
+
+  it('refuses to serve one service in production without Kafka brokers, naming the variable, with no stack trace', () => {
+    expect(() => requireBrokersInProduction({ NODE_ENV: 'production' })).toThrow('Configuration error: KAFKA_BROKERS is required in production');
+    expect(() => requireBrokersInProduction({ NODE_ENV: 'production', KAFKA_BROKERS: ' ' })).toThrow('KAFKA_BROKERS');
+    expect(() => requireBrokersInProduction({ NODE_ENV: 'production', KAFKA_BROKERS: 'kafka:9092' })).not.toThrow();
+    expect(() => requireBrokersInProduction({ NODE_ENV: 'development' })).not.toThrow();
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', 'contact'], {
+      cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', KAFKA_BROKERS: '' },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim()).toBe('Configuration error: KAFKA_BROKERS is required in production: this process runs one service, and its events must reach the others');
   });
 
   it('loads every service of the workspace by name', async () => {
