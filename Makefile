@@ -24,16 +24,28 @@ IMAGE_TAG ?= dev
 KIND_CLUSTER ?= leadforge
 NAMESPACE ?= leadforge
 VALUES ?= charts/leadforge/values-dev.yaml
-.PHONY: images kind-up skaffold-dev deploy
+.PHONY: images service-images offline-node-image kind-up skaffold-dev deploy
 
 # Every image: one per service, the gateway (Envoy) and the web app; context = the repository root.
-images:
+# CONTAINER=podman builds with podman (docker format, so HEALTHCHECK is kept); NODE_IMAGE replaces the
+# pinned Node base, e.g. with the one `make offline-node-image` builds where no registry is reachable.
+CONTAINER ?= docker
+NODE_IMAGE ?=
+BUILD_ARGS := $(if $(filter podman,$(CONTAINER)),--format docker) $(if $(NODE_IMAGE),--build-arg NODE_IMAGE=$(NODE_IMAGE))
+images: service-images
+	$(CONTAINER) build $(BUILD_ARGS) -f gateway/Dockerfile -t $(IMAGE_PREFIX)gateway:$(IMAGE_TAG) .
+	$(CONTAINER) build $(BUILD_ARGS) -f web/Dockerfile -t $(IMAGE_PREFIX)web:$(IMAGE_TAG) .
+
+service-images:
 	@for s in $(SERVICES); do \
 	  echo "== $(IMAGE_PREFIX)$$s:$(IMAGE_TAG)"; \
-	  docker build -f deploy/docker/service.Dockerfile --build-arg SERVICE=$$s -t $(IMAGE_PREFIX)$$s:$(IMAGE_TAG) . || exit 1; \
+	  $(CONTAINER) build $(BUILD_ARGS) -f deploy/docker/service.Dockerfile --build-arg SERVICE=$$s -t $(IMAGE_PREFIX)$$s:$(IMAGE_TAG) . || exit 1; \
 	done
-	docker build -f gateway/Dockerfile -t $(IMAGE_PREFIX)gateway:$(IMAGE_TAG) .
-	docker build -f web/Dockerfile -t $(IMAGE_PREFIX)web:$(IMAGE_TAG) .
+
+# A stand-in for the pinned Node base image from Debian's archive and this machine's Node 20, for
+# machines that reach Debian and npm but no container registry (docs/cluster.md, "Images").
+offline-node-image:
+	CONTAINER=$(CONTAINER) deploy/docker/offlineNodeImage.sh
 
 # A kind cluster with the operators the chart uses (MONITORING=1 adds Prometheus and Grafana).
 kind-up:

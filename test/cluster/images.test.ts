@@ -1,0 +1,124 @@
+/**
+ * The built service images, run the way the chart runs them: read-only root filesystem with /tmp as
+ * a tmpfs, the image's own non-root user, the image's entry point, Postgres for the database.
+ *
+ * Needs a container engine and the images (`make service-images`), so it runs only when IMAGE_ENGINE
+ * names the engine (docker or podman); the images are `${IMAGE_PREFIX}<service>:${IMAGE_TAG}`
+ * (defaults leadforge/ and dev, as in the Makefile), the database server is DATABASE_URL. With
+ * KAFKA_BROKERS set the services serve in production mode against those brokers; without, they serve
+ * in development mode on the in-process bus (production refuses to start without brokers, which is
+ * checked too).
+ */
+import { spawnSync } from 'node:child_process';
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
+import { workspaceServices } from '../../deploy/workspaceServices.ts';
+
+const engine = process.env.IMAGE_ENGINE;
+const prefix = process.env.IMAGE_PREFIX ?? 'leadforge/';
+const tag = process.env.IMAGE_TAG ?? 'dev';
+const brokers = process.env.KAFKA_BROKERS;
+const internalToken = 'image-test-internal-token-0123456789';
+const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after `make service-images`)'
+  : !postgresConfigured ? ' (skipped: set DATABASE_URL to a Postgres server the containers can reach)' : '';
+
+function run(args: string[], timeout = 120_000) {
+  const result = spawnSync(engine!, args, { encoding: 'utf8', timeout });
+  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '' };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+async function waitForOk(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(url).catch(() => undefined);
+    if (response?.ok) return response;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${response?.status ?? 'no answer'})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The chart's pod settings, as engine flags: host network to reach the test Postgres on loopback. */
+function podFlags(env: Record<string, string>): string[] {
+  return ['--read-only', '--tmpfs', '/tmp', '--network', 'host', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`])];
+}
+
+describe.skipIf(Boolean(skipReason))(`the service images${skipReason}`, () => {
+  const databases: FreshPostgres[] = [];
+  afterAll(async () => {
+    for (const db of databases) await db.drop();
+  });
+
+  for (const service of workspaceServices()) {
+    const image = `${prefix}${service}:${tag}`;
+
+    it(`${image}: non-root, NODE_ENV=production, a health check, production dependencies only`, () => {
+      const inspected = run(['image', 'inspect', image]);
+      expect(inspected.status, `${inspected.out}\nbuild it first: make service-images CONTAINER=${engine}`).toBe(0);
+      const [details] = JSON.parse(inspected.stdout);
+      const config = details.Config;
+      expect(config.User).toBe('1000:1000');
+      expect(config.Env).toContain('NODE_ENV=production');
+      expect(config.Env).toContain(`LEADFORGE_SERVICE=${service}`);
+      // docker reports the health check under Config, podman beside it.
+      expect((config.Healthcheck ?? details.Healthcheck)?.Test?.join(' ')).toContain('/healthz');
+      const listing = run(['run', '--rm', '--entrypoint', 'sh', image, '-c', 'ls node_modules node_modules/.bin services; ls services/*/test 2>&1 || true']);
+      expect(listing.status, listing.out).toBe(0);
+      for (const devOnly of ['vitest', 'typescript', 'playwright-core', 'vite']) expect(listing.out.split(/\s+/)).not.toContain(devOnly);
+      expect(listing.out).toContain('No such file');
+      expect(listing.out).toContain(service);
+    });
+
+    it(`${image}: in production without Kafka brokers it refuses to start, naming KAFKA_BROKERS`, () => {
+      const refused = run(['run', '--rm', ...podFlags({ INTERNAL_TOKEN: internalToken, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '1' }), image]);
+      expect(refused.status).toBe(2);
+      expect(refused.out).toContain('Configuration error: KAFKA_BROKERS is required in production');
+    });
+
+    it(`${image}: --migrate-only migrates its database and exits 0; then it serves read-only, answers its probes and stops cleanly on SIGTERM`, async () => {
+      const database = await createFreshPostgres(`image_${service}`);
+      databases.push(database);
+      const env: Record<string, string> = {
+        INTERNAL_TOKEN: internalToken,
+        DATABASE_URL: database.url,
+        LOG_LEVEL: 'info',
+        ...(brokers ? { KAFKA_BROKERS: brokers } : { NODE_ENV: 'development' }),
+      };
+      const migrated = run(['run', '--rm', ...podFlags(env), image, '--migrate-only']);
+      expect(migrated.status, migrated.out).toBe(0);
+      expect(migrated.out).toContain('migrations applied');
+
+      const port = await freePort();
+      const name = `leadforge-image-test-${service}-${port}`;
+      const started = run(['run', '-d', '--name', name, ...podFlags({ ...env, PORT: String(port), SERVICE_HOST: '127.0.0.1' }), image]);
+      expect(started.status, started.out).toBe(0);
+      try {
+        await waitForOk(`http://127.0.0.1:${port}/healthz`, 60_000);
+        const ready = await waitForOk(`http://127.0.0.1:${port}/readyz`, 30_000);
+        expect(await ready.json()).toMatchObject({ status: 'ready' });
+        const metrics = await (await waitForOk(`http://127.0.0.1:${port}/metrics`, 5_000)).text();
+        expect(metrics).toContain('process_start_time_seconds');
+        expect(run(['exec', name, 'id', '-u']).stdout.trim()).toBe('1000');
+        const write = run(['exec', name, 'sh', '-c', 'touch /app/written-at-runtime']);
+        expect(write.status).not.toBe(0);
+        expect(write.out).toContain('Read-only file system');
+
+        const stopped = run(['stop', '-t', '30', name]);
+        expect(stopped.status, stopped.out).toBe(0);
+        expect(run(['inspect', name, '--format', '{{.State.ExitCode}}']).stdout.trim()).toBe('0');
+        expect(run(['logs', name]).out).toContain('"signal":"SIGTERM"');
+      } finally {
+        run(['rm', '-f', name]);
+      }
+    }, 180_000);
+  }
+});
