@@ -10,9 +10,9 @@
  * checked too).
  */
 import { spawnSync } from 'node:child_process';
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
+import { freePort } from '@leadforge/stack';
 import { workspaceServices } from '../../deploy/workspaceServices.ts';
 
 const engine = process.env.IMAGE_ENGINE;
@@ -26,15 +26,6 @@ const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after
 function run(args: string[], timeout = 120_000) {
   const result = spawnSync(engine!, args, { encoding: 'utf8', timeout });
   return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '' };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    }).on('error', reject);
-  });
 }
 
 async function waitForOk(url: string, timeoutMs: number): Promise<Response> {

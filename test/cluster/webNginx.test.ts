@@ -6,24 +6,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@leadforge/stack';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => fs.existsSync(candidate));
 const dist = path.join(REPO_ROOT, 'web', 'dist');
 const skipReason = nginx ? '' : ' (skipped: no nginx binary; .ci/run installs Debian\'s nginx)';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    }).on('error', reject);
-  });
-}
 
 /** The image's server block, moved to a free loopback port and the checkout's build output. */
 function serverBlock(port: number): string {
