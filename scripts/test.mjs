@@ -3,20 +3,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { typecheck } from './typecheck.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1;
 
-const projects = ['services/contracts', 'services/kit', ...fs.readdirSync(path.join(root, 'services'))
-  .filter((d) => !['contracts', 'kit'].includes(d) && fs.existsSync(path.join(root, 'services', d, 'tsconfig.json')))
-  .map((d) => `services/${d}`), 'gateway', 'stack', 'web', 'test'];
-for (const project of projects) {
-  if (!fs.existsSync(path.join(root, project, 'tsconfig.json'))) continue;
-  if (run('npx', ['tsc', '--noEmit', '-p', project]) !== 0) {
-    console.error(`type check failed in ${project}`);
-    process.exit(1);
-  }
-}
+if (!typecheck()) process.exit(1);
 
 if (run('npm', ['run', 'build', '--workspace', '@leadforge/web']) !== 0) process.exit(1);
 

@@ -1,0 +1,31 @@
+// `npm run typecheck`: `tsc --noEmit` in every workspace that has a tsconfig (there is no root
+// project: each workspace type-checks its own sources and tests). `npm test` runs it first.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(new URL('..', import.meta.url).pathname);
+
+export function typecheckProjects() {
+  const services = fs.readdirSync(path.join(root, 'services'))
+    .filter((d) => !['contracts', 'kit'].includes(d))
+    .map((d) => `services/${d}`);
+  return ['services/contracts', 'services/kit', ...services, 'gateway', 'stack', 'web', 'test']
+    .filter((project) => fs.existsSync(path.join(root, project, 'tsconfig.json')));
+}
+
+/** Type-checks every project; answers false (after saying which) at the first that fails. */
+export function typecheck() {
+  for (const project of typecheckProjects()) {
+    const status = spawnSync('npx', ['tsc', '--noEmit', '-p', project], { cwd: root, stdio: 'inherit' }).status;
+    if (status !== 0) {
+      console.error(`type check failed in ${project}`);
+      return false;
+    }
+  }
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  process.exit(typecheck() ? 0 : 1);
+}
