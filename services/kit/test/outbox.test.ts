@@ -104,13 +104,14 @@ describe('transactional outbox', () => {
         throw new Error('relay died before marking the rows published');
       },
     };
-    const crashed = new OutboxRelay({ db: tdb.db, bus: crashing, service: 'test', logger, leaseMs: 100 });
+    // A lease long enough that a loaded machine cannot let it run out before the restarted relay's first try.
+    const crashed = new OutboxRelay({ db: tdb.db, bus: crashing, service: 'test', logger, leaseMs: 1_000 });
     await expect(crashed.drainOnce()).rejects.toThrow('relay died');
     expect(await unpublished(tdb.db)).toBe(2);
 
     const restarted = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger });
     expect(await restarted.drainOnce()).toBe(0); // the crashed relay's lease has not run out yet
-    await sleep(150);
+    await sleep(1_100);
     expect(await restarted.drainOnce()).toBe(2);
     expect(await unpublished(tdb.db)).toBe(0);
 
@@ -169,5 +170,19 @@ describe('transactional outbox', () => {
     await sleep(50);
     await Promise.all(relays.map((relay) => relay.stop()));
     expect(bus.published.map((m) => m.envelope.id)).toEqual(sent.map((e) => e.id));
+  });
+
+  it('deletes published rows past keepPublishedMs, never unpublished ones, however old', async () => {
+    const emit = (balance: number) => tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', balance)));
+    const [oldPublished, recentPublished, oldUnpublished] = [await emit(1), await emit(2), await emit(3)];
+    const age = (days: number) => tdb.db.raw(`now() - interval '${days} days'`);
+    await tdb.db('kit_outbox').where({ event_id: oldPublished.id }).update({ created_at: age(9), published_at: age(8) });
+    await tdb.db('kit_outbox').where({ event_id: recentPublished.id }).update({ published_at: age(1) });
+    await tdb.db('kit_outbox').where({ event_id: oldUnpublished.id }).update({ created_at: age(30) });
+    const relay = new OutboxRelay({ db: tdb.db, bus: memory, service: 'test', logger, keepPublishedMs: 7 * 24 * 3600_000 });
+
+    expect(await relay.prunePublished()).toBe(1);
+    expect((await tdb.db('kit_outbox').orderBy('seq').select('event_id')).map((r) => r.event_id)).toEqual([recentPublished.id, oldUnpublished.id]);
+    expect(await relay.prunePublished()).toBe(0);
   });
 });

@@ -56,10 +56,15 @@ export interface OutboxRelayOptions {
   batch?: number;
   /** How long a relay keeps the right to publish without renewing it; must exceed the slowest publish. */
   leaseMs?: number;
+  /** How long published rows stay in the outbox (to look into what was sent) before they are deleted. */
+  keepPublishedMs?: number;
 }
 
 const relaysStarted = new Map<string, number>();
 const MAX_BACKOFF_MS = 30_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 10_000;
 
 interface OutboxRow {
   seq: number;
@@ -82,6 +87,8 @@ export class OutboxRelay {
   private readonly pollMs: number;
   private readonly batch: number;
   private readonly leaseMs: number;
+  private readonly keepPublishedMs: number;
+  private prunedAt = 0;
   /** The same after a restart on the same host, so a restarted relay need not wait for its own lease. */
   private readonly holder: string;
   private running = false;
@@ -99,6 +106,7 @@ export class OutboxRelay {
     this.pollMs = options.pollMs ?? 250;
     this.batch = options.batch ?? 100;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.keepPublishedMs = options.keepPublishedMs ?? 7 * DAY_MS;
     const instance = (relaysStarted.get(this.service) ?? 0) + 1;
     relaysStarted.set(this.service, instance);
     this.holder = `${this.service}@${os.hostname()}#${instance}`;
@@ -141,6 +149,10 @@ export class OutboxRelay {
       let wakeable = true;
       try {
         if ((await this.drainOnce()) === this.batch) delay = 0;
+        if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+          this.prunedAt = Date.now();
+          await this.prunePublished();
+        }
         failures = 0;
       } catch (error) {
         failures++;
@@ -183,6 +195,26 @@ export class OutboxRelay {
     for (const row of rows) published.inc({ service: this.service, topic: row.topic });
     backlog.set({ service: this.service }, Math.max(0, waiting - rows.length));
     return rows.length;
+  }
+
+  /**
+   * Deletes rows published longer ago than keepPublishedMs, in bounded batches; returns how many.
+   * Replays never read the outbox (they read the bus), so a published row is only a record.
+   */
+  async prunePublished(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const result = await this.db.raw(
+        `DELETE FROM kit_outbox WHERE seq IN (
+           SELECT seq FROM kit_outbox
+           WHERE published_at < now() - ?::bigint * interval '1 millisecond'
+           ORDER BY seq LIMIT ?)`,
+        [this.keepPublishedMs, PRUNE_BATCH],
+      );
+      const count = Number(result.rowCount ?? 0);
+      deleted += count;
+      if (count < PRUNE_BATCH) return deleted;
+    }
   }
 
   /** Takes or renews the lease; false while another relay holds an unexpired one. */
