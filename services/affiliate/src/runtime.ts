@@ -21,7 +21,7 @@ export async function buildRuntime(ctx: ServiceContext): Promise<AffiliateRuntim
   return {
     ctx,
     referralSecret: await loadReferralSecret(ctx.db, configuredSecret),
-    payouts: payoutsProvider(env, ctx.config.production),
+    payouts: payoutsProvider(env, ctx.config.requireRealProviders),
     limits: {
       applyPerIpPerHour: readInt(env, 'AFFILIATE_APPLY_PER_IP_PER_HOUR', 5, 1),
       visitsPerIpPerMinute: readInt(env, 'AFFILIATE_VISITS_PER_IP_PER_MINUTE', 30, 1),

@@ -18,8 +18,8 @@ export interface BillingRuntime {
 
 export async function buildRuntime(ctx: ServiceContext): Promise<BillingRuntime> {
   const env = ctx.env;
-  const providers = new PaymentProviders(ctx.db, loadPaymentsConfig(env, ctx.config.production));
-  await providers.initialise(ctx.config.production);
+  const providers = new PaymentProviders(ctx.db, loadPaymentsConfig(env, ctx.config.requireRealProviders));
+  await providers.initialise(ctx.config.requireRealProviders);
   if (providers.testCheckout) ctx.log.warn('no PayPal credentials: payments use the built-in test checkout (no money moves)');
   return {
     ctx,

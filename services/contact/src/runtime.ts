@@ -19,7 +19,7 @@ export interface ContactRuntime {
 export function buildRuntime(ctx: ServiceContext): ContactRuntime {
   return {
     ctx,
-    robotCheck: robotCheckFrom(ctx.env, ctx.config.production, ctx.config.publicUrl),
+    robotCheck: robotCheckFrom(ctx.env, ctx.config.requireRealProviders, ctx.config.publicUrl),
     limits: { perIpPerHour: readInt(ctx.env, 'CONTACT_PER_IP_PER_HOUR', 10, 1) },
   };
 }

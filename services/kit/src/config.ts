@@ -52,6 +52,8 @@ export interface KitConfig {
   serviceUrls: Partial<Record<ServiceName, string>>;
   publicUrl: string;
   otlpEndpoint?: string;
+  /** Production refuses the labelled stand-ins (test checkout, test robot check...) unless `standIns`. */
+  requireRealProviders: boolean;
 }
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
@@ -68,6 +70,7 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
     hint: 'the shared secret services use on /internal routes',
   }) ?? localInternalToken;
   if (production && internalToken.length < 24) throw new ConfigError('INTERNAL_TOKEN', 'must be at least 24 characters in production');
+  const publicUrl = (readVar(env, 'PUBLIC_URL', { pattern: URL_PATTERN }) ?? `http://localhost:${env.PORT || 8080}`).replace(/\/$/, '');
   const kafka = readVar(env, 'KAFKA_BROKERS');
   const databaseUrl = readVar(env, `${service.toUpperCase()}_DATABASE_URL`) ?? readVar(env, 'DATABASE_URL');
   if (production && !databaseUrl) throw new ConfigError(`${service.toUpperCase()}_DATABASE_URL`, 'or DATABASE_URL is required in production');
@@ -83,9 +86,27 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
     logLevel: readVar(env, 'LOG_LEVEL', { default: production ? 'info' : 'warn' })!,
     internalToken,
     serviceUrls,
-    publicUrl: (readVar(env, 'PUBLIC_URL', { pattern: URL_PATTERN }) ?? `http://localhost:${env.PORT || 8080}`).replace(/\/$/, ''),
+    publicUrl,
     otlpEndpoint: readVar(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    requireRealProviders: production && !standInsAllowed(env, publicUrl),
   };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `LEADFORGE_STAND_INS=true` lets a production-shaped run on one machine (`npm run start:distributed`)
+ * use the labelled stand-ins production otherwise refuses: the built-in test checkout, the test robot
+ * check, test payouts, crawling loopback sites. Only while the product's public address is loopback,
+ * so a deployment that serves the public can never switch them on.
+ */
+export function standInsAllowed(env: NodeJS.ProcessEnv, publicUrl = readVar(env, 'PUBLIC_URL', { default: 'http://localhost' })!): boolean {
+  if (!readBool(env, 'LEADFORGE_STAND_INS', false)) return false;
+  const host = new URL(publicUrl).hostname.toLowerCase();
+  if (!LOOPBACK_HOSTS.has(host) && !/^127\.\d+\.\d+\.\d+$/.test(host)) {
+    throw new ConfigError('LEADFORGE_STAND_INS', `is only allowed while PUBLIC_URL is a loopback address (it is ${publicUrl})`);
+  }
+  return true;
 }
 
 /** Outside production a process makes its own internal token; every service in it shares it. */

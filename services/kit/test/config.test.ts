@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadKitConfig, readInt, readBool } from '../src/config.ts';
+import { loadKitConfig, readInt, readBool, standInsAllowed } from '../src/config.ts';
 
 describe('configuration', () => {
   it('names the variable that is missing in production', () => {
@@ -19,5 +19,15 @@ describe('configuration', () => {
   });
   it('prefers a service’s own database URL', () => {
     expect(loadKitConfig('auth', { DATABASE_URL: 'postgres://a/b', AUTH_DATABASE_URL: 'postgres://c/d' }).databaseUrl).toBe('postgres://c/d');
+  });
+  it('lets a production-shaped run on loopback use the labelled stand-ins, and nothing else', () => {
+    const production = { NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://a/b' };
+    expect(loadKitConfig('auth', production).requireRealProviders).toBe(true);
+    expect(loadKitConfig('auth', { ...production, LEADFORGE_STAND_INS: 'true', PUBLIC_URL: 'http://localhost:8080' }).requireRealProviders).toBe(false);
+    expect(loadKitConfig('auth', { ...production, LEADFORGE_STAND_INS: 'true', PUBLIC_URL: 'http://127.0.0.1:9000' }).requireRealProviders).toBe(false);
+    expect(() => loadKitConfig('auth', { ...production, LEADFORGE_STAND_INS: 'true', PUBLIC_URL: 'https://leads.example.com' }))
+      .toThrow('LEADFORGE_STAND_INS is only allowed while PUBLIC_URL is a loopback address (it is https://leads.example.com)');
+    expect(standInsAllowed({ PUBLIC_URL: 'https://leads.example.com' })).toBe(false);
+    expect(loadKitConfig('auth', {}).requireRealProviders).toBe(false);
   });
 });

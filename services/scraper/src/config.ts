@@ -1,4 +1,4 @@
-import { ConfigError, readBool, readInt, readVar } from '@leadforge/kit';
+import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit';
 import type { HttpLimits } from './outbound/outboundClient.ts';
 
 export type PlacesSourceName = 'osm' | 'google' | 'decodo';
@@ -88,13 +88,13 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://lo
       leadBatchMs: readInt(env, 'SCRAPER_LEAD_BATCH_MS', 500, 0, 60_000),
     },
   };
-  if (env.NODE_ENV === 'production') requireProductionCredentials(config);
+  if (env.NODE_ENV === 'production') requireProductionCredentials(config, standInsAllowed(env));
   return config;
 }
 
 /** Production never falls back silently: the chosen source must have its credentials. */
-function requireProductionCredentials(config: ScraperConfig): void {
+function requireProductionCredentials(config: ScraperConfig, standIns: boolean): void {
   if (config.placesSource === 'google' && !config.googlePlacesApiKey) throw new ConfigError('GOOGLE_PLACES_API_KEY', 'is required when PLACES_SOURCE=google');
   if (config.placesSource === 'decodo' && !config.decodoScraperToken) throw new ConfigError('DECODO_SCRAPER_TOKEN', 'is required when PLACES_SOURCE=decodo');
-  if (config.allowPrivateNetworks) throw new ConfigError('SCRAPER_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
+  if (config.allowPrivateNetworks && !standIns) throw new ConfigError('SCRAPER_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
 }
