@@ -8,7 +8,7 @@ import { loadRealSites } from './realSites/realSite.ts';
 
 const TARGETS = { emailPrecision: 0.97, emailRecall: 0.9, phonePrecision: 0.95, phoneRecall: 0.9 };
 
-describe('contact extraction on real sites (shared/fixtures/real-sites)', () => {
+describe('contact extraction on real sites (test/fixtures/real-sites)', () => {
   it('reaches the precision and recall targets for emails and phones', () => {
     const sites = loadRealSites();
     expect(sites.length).toBeGreaterThan(0);

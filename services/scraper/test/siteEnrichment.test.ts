@@ -48,7 +48,7 @@ describe('reading business websites through the fixture web', () => {
     expect(found.pagesFetched).toBe(2);
   });
 
-  it('reads the real sites of shared/fixtures/real-sites served by the fixture web', async () => {
+  it('reads the real sites of test/fixtures/real-sites served by the fixture web', async () => {
     const enrich = createSiteEnricher({ client, contactPages: 3 });
     let expected = 0;
     let found = 0;

@@ -29,7 +29,7 @@ export interface FixtureWebOptions {
   sites?: number;
   /** Added before every answer, sites and APIs alike. */
   latencyMs?: number;
-  /** Real sites of shared/fixtures/real-sites listed among the places. */
+  /** Real sites of test/fixtures/real-sites listed among the places. */
   includeRealSites?: boolean;
   /** Fault hosts listed among the places too (they always answer when asked directly). */
   includeFaultPlaces?: boolean;

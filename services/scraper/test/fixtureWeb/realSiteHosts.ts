@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REAL_SITES_DIR } from '../fixturePaths.ts';
 
-export const REAL_SITES_DIR = fileURLToPath(new URL('../../../../../shared/fixtures/real-sites/', import.meta.url));
-
-/** A real site of /work/shared/fixtures/real-sites, served as it is under its own fixture host. */
+/** A real site of test/fixtures/real-sites, served as it is under its own fixture host. */
 export interface RealSiteHost {
   slug: string;
   host: string;
@@ -18,7 +16,6 @@ export interface RealSiteHost {
 const titleOf = (html: string): string | undefined => /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
 
 export function loadRealSiteHosts(): RealSiteHost[] {
-  if (!fs.existsSync(REAL_SITES_DIR)) return [];
   return fs.readdirSync(REAL_SITES_DIR, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map(({ name: slug }) => {

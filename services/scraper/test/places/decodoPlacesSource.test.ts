@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDecodoPlacesSource } from '../../src/domain/places/decodoPlacesSource.ts';
-import { collect, fixtureFetch, OWN_FIXTURES, readFixture } from './fixtureFetch.ts';
+import { collect, fixtureFetch, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://scraper-api.test';
-const page = readFixture(path.join(OWN_FIXTURES, 'decodo', 'google-maps-parsed.json'));
+const page = readFixture('decodo', 'google-maps-parsed.json');
 const emptyPage = { results: [{ content: { results: { results: { organic: [] }, parse_status_code: 12000 }, status_code: 12000 } }] };
 
 function decodoSource(...pages: unknown[]) {

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FetchJson, JsonRequestInit } from '../../src/domain/places/types.ts';
+import { fixturePath } from '../fixturePaths.ts';
 
-export const SHARED_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/', import.meta.url));
-export const OWN_FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
-
-export function readFixture(path: string): unknown {
-  const text = fs.readFileSync(path, 'utf8');
+/** A fixture under `test/fixtures/` as the real client would see it: parsed JSON, or the text. */
+export function readFixture(...parts: string[]): unknown {
+  const text = fs.readFileSync(fixturePath(...parts), 'utf8');
   try {
     return JSON.parse(text);
   } catch {

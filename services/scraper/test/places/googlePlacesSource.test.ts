@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGooglePlacesSource } from '../../src/domain/places/googlePlacesSource.ts';
-import { collect, fixtureFetch, readFixture, SHARED_FIXTURES } from './fixtureFetch.ts';
+import { collect, fixtureFetch, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://places.test';
-const bulldog = readFixture(path.join(SHARED_FIXTURES, 'google-places', 'new-searchText-multi-bulldog.json')) as object;
-const bang = readFixture(path.join(SHARED_FIXTURES, 'google-places', 'new-searchText-single-bang-brewing.json'));
+const bulldog = readFixture('google-places', 'new-searchText-multi-bulldog.json') as object;
+const bang = readFixture('google-places', 'new-searchText-single-bang-brewing.json');
 
 function googleSource(...pages: unknown[]) {
   const fake = fixtureFetch({ [`${BASE}/v1/places:searchText`]: pages });

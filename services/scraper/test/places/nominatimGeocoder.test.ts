@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNominatimGeocoder } from '../../src/domain/places/nominatimGeocoder.ts';
-import { fixtureFetch, readFixture, SHARED_FIXTURES } from './fixtureFetch.ts';
+import { fixtureFetch, readFixture } from './fixtureFetch.ts';
 
-const nominatim = (file: string): unknown => readFixture(path.join(SHARED_FIXTURES, 'nominatim', file));
+const nominatim = (file: string): unknown => readFixture('nominatim', file);
 const BASE = 'https://nominatim.test';
 
 describe('Nominatim geocoding', () => {

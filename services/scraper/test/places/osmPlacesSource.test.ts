@@ -1,15 +1,13 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createOsmPlacesSource } from '../../src/domain/places/osmPlacesSource.ts';
-import { collect, fixtureFetch, readFixture, SHARED_FIXTURES } from './fixtureFetch.ts';
+import { collect, fixtureFetch, readFixture } from './fixtureFetch.ts';
 
-const fixture = (dir: string, file: string): unknown => readFixture(path.join(SHARED_FIXTURES, dir, file));
 const NOMINATIM = 'https://nominatim.test';
 const OVERPASS = 'https://overpass.test';
 
 function osmSource(overpassBody: unknown) {
   const fake = fixtureFetch({
-    [NOMINATIM]: [fixture('nominatim', 'search-portland-head-light-us.json')],
+    [NOMINATIM]: [readFixture('nominatim', 'search-portland-head-light-us.json')],
     [OVERPASS]: [overpassBody],
   });
   const source = createOsmPlacesSource({ fetchJson: fake.fetchJson, nominatimUrl: NOMINATIM, overpassUrl: `${OVERPASS}/` });
@@ -20,7 +18,7 @@ const queryOf = (body: string | undefined): string => decodeURIComponent((body ?
 
 describe('OpenStreetMap places source', () => {
   it('geocodes, then asks Overpass for the industry tags inside the area', async () => {
-    const { source, requests } = osmSource(fixture('overpass', 'istanbul-restaurants-cafes.json'));
+    const { source, requests } = osmSource(readFixture('overpass', 'istanbul-restaurants-cafes.json'));
     await collect(source.search({ industry: 'Restaurants', location: 'Cape Elizabeth', limit: 5 }, {}));
     expect(requests.map((request) => request.url.split('?')[0])).toEqual([`${NOMINATIM}/search`, `${OVERPASS}/api/interpreter`]);
     const overpass = requests[1];
@@ -33,7 +31,7 @@ describe('OpenStreetMap places source', () => {
   });
 
   it('maps OSM tags to places, the contactable ones first', async () => {
-    const { source } = osmSource(fixture('overpass', 'istanbul-restaurants-cafes.json'));
+    const { source } = osmSource(readFixture('overpass', 'istanbul-restaurants-cafes.json'));
     const places = await collect(source.search({ industry: 'restaurant', location: 'Cape Elizabeth', limit: 40 }, {}));
     expect(places).toHaveLength(40);
     expect(places.slice(0, 30).every((place) => place.website || place.phone || place.email)).toBe(true);
@@ -55,7 +53,7 @@ describe('OpenStreetMap places source', () => {
   });
 
   it('takes ways with their centre and the address tags', async () => {
-    const butuan = await collect(osmSource(fixture('overpass', 'butuan-water-tubig.json')).source.search({ industry: 'water', location: 'x', limit: 50 }, {}));
+    const butuan = await collect(osmSource(readFixture('overpass', 'butuan-water-tubig.json')).source.search({ industry: 'water', location: 'x', limit: 50 }, {}));
     expect(butuan.find((place) => place.placeId === 'way/435765349')).toMatchObject({
       name: 'Alviola Village',
       phone: '+632 918-8188',
@@ -63,18 +61,18 @@ describe('OpenStreetMap places source', () => {
       lat: 8.953863,
       lon: 125.5856953,
     });
-    const jamundi = await collect(osmSource(fixture('overpass', 'jamundi-hospitals.json')).source.search({ industry: 'hospital', location: 'x', limit: 5 }, {}));
+    const jamundi = await collect(osmSource(readFixture('overpass', 'jamundi-hospitals.json')).source.search({ industry: 'hospital', location: 'x', limit: 5 }, {}));
     expect(jamundi[0]).toMatchObject({ name: 'Angel Laboratorio', address: 'Calle 15 50, Jamundi', city: 'Jamundi', categories: ['hospital'] });
   });
 
   it('searches names for industries it has no tags for', async () => {
-    const { source, requests } = osmSource(fixture('overpass', 'jamundi-hospitals.json'));
+    const { source, requests } = osmSource(readFixture('overpass', 'jamundi-hospitals.json'));
     await collect(source.search({ industry: 'Chimney Sweeps', location: 'x', limit: 5 }, {}));
     expect(queryOf(requests[1].init?.body)).toMatch(/nwr\[name~"chimney",i\]\(/);
   });
 
   it('reports the Overpass HTML error page as an error', async () => {
-    const { source } = osmSource(fixture('overpass', 'karov-error-response.html'));
+    const { source } = osmSource(readFixture('overpass', 'karov-error-response.html'));
     await expect(collect(source.search({ industry: 'cafe', location: 'x', limit: 5 }, {}))).rejects.toThrow(
       /^Overpass API error: line 1: static error: Invalid regular expression: "/,
     );

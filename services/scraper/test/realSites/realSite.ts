@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FetchedPage } from '../../src/domain/extract/types.ts';
-
-export const REAL_SITES_DIR = fileURLToPath(new URL('../../../../../shared/fixtures/real-sites/', import.meta.url));
+import { REAL_SITES_DIR } from '../fixturePaths.ts';
 
 export interface Truth {
   emails: string[];
