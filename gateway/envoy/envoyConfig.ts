@@ -5,6 +5,7 @@
  * token's `role` claim is `admin`; edge rate limits; request size limits; JSON access logs; the
  * same security headers as the local gateway. Services check tokens and roles again themselves.
  */
+import { isIP } from 'node:net';
 import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
 import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
 
@@ -34,6 +35,23 @@ export const EDGE_RATE_LIMITS: Record<string, { burst: number; perSecond: number
 export const TIMEOUTS = { route: '30s', streamingIdle: '900s', connect: '2s', streamIdle: '300s', requestHeaders: '10s' };
 
 type Json = Record<string, unknown>;
+
+export interface Upstream { host: string; port: number }
+
+export interface EnvoyConfigOptions {
+  table?: readonly RouteEntry[];
+  services?: readonly ServiceName[];
+  /**
+   * Endpoints per cluster (a service name or `web`). A cluster not named here reaches `<name>:8080`
+   * through DNS, as the chart's Services are found in Kubernetes; several endpoints are balanced
+   * round robin (the scraper runs as several replicas on one machine).
+   */
+  upstreams?: Partial<Record<string, readonly Upstream[]>>;
+  /** The public listener; the health listener shares its address. */
+  listen?: { address: string; port: number };
+  healthPort?: number;
+  adminPort?: number;
+}
 
 const JWT_FILTER = 'envoy.filters.http.jwt_authn';
 const RBAC_FILTER = 'envoy.filters.http.rbac';
@@ -207,7 +225,7 @@ function accessLog(): Json[] {
   }];
 }
 
-function httpFilters(authCluster: ServiceName): Json[] {
+function httpFilters(authCluster: ServiceName, auth: Upstream): Json[] {
   return [
     {
       name: RATE_LIMIT_FILTER,
@@ -221,7 +239,7 @@ function httpFilters(authCluster: ServiceName): Json[] {
           leadforge: {
             issuer: JWT_ISSUER,
             remote_jwks: {
-              http_uri: { uri: `http://${authCluster}:${UPSTREAM_PORT}/.well-known/jwks.json`, cluster: authCluster, timeout: '2s' },
+              http_uri: { uri: `http://${auth.host}:${auth.port}/.well-known/jwks.json`, cluster: authCluster, timeout: '2s' },
               cache_duration: '600s',
               async_fetch: {},
               retry_policy: { num_retries: 3, retry_back_off: { base_interval: '0.5s', max_interval: '5s' } },
@@ -241,12 +259,16 @@ function httpFilters(authCluster: ServiceName): Json[] {
   ];
 }
 
-function cluster(name: string): Json {
+const inCluster = (name: string): Upstream[] => [{ host: name, port: UPSTREAM_PORT }];
+
+function cluster(name: string, upstreams: readonly Upstream[]): Json {
+  // Addresses need no resolver (STATIC); host names are resolved, every address used (STRICT_DNS).
+  const resolved = upstreams.every((u) => isIP(u.host) !== 0);
   return {
     name,
-    type: 'STRICT_DNS',
+    type: resolved ? 'STATIC' : 'STRICT_DNS',
     connect_timeout: TIMEOUTS.connect,
-    dns_lookup_family: 'V4_PREFERRED',
+    ...(resolved ? {} : { dns_lookup_family: 'V4_PREFERRED' }),
     lb_policy: 'ROUND_ROBIN',
     // Reconnect now and then so new replicas behind the Service get their share.
     typed_extension_protocol_options: {
@@ -258,22 +280,34 @@ function cluster(name: string): Json {
     },
     load_assignment: {
       cluster_name: name,
-      endpoints: [{ lb_endpoints: [{ endpoint: { address: { socket_address: { address: name, port_value: UPSTREAM_PORT } } } }] }],
+      endpoints: [{ lb_endpoints: upstreams.map((u) => ({ endpoint: { address: { socket_address: { address: u.host, port_value: u.port } } } })) }],
     },
   };
 }
 
-function listener(name: string, port: number, manager: Json): Json {
+function listener(name: string, address: string, port: number, manager: Json): Json {
   return {
     name,
-    address: { socket_address: { address: '0.0.0.0', port_value: port } },
+    address: { socket_address: { address, port_value: port } },
     per_connection_buffer_limit_bytes: 64 * 1024,
     filter_chains: [{ filters: [{ name: 'envoy.filters.network.http_connection_manager', typed_config: { '@type': type('envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager'), ...manager } }] }],
   };
 }
 
-export function envoyConfig(table: readonly RouteEntry[] = ROUTES, services: readonly ServiceName[] = SERVICES): Json {
-  const main = listener('public', LISTENER_PORT, {
+/**
+ * With no options, the cluster's gateway (gateway/envoy/envoy.yaml); `npm run start:distributed` and
+ * the edge tests pass loopback upstreams and ports to run the same edge on one machine.
+ */
+export function envoyConfig(options: EnvoyConfigOptions = {}): Json {
+  const { table = ROUTES, services = SERVICES, listen = { address: '0.0.0.0', port: LISTENER_PORT } } = options;
+  const upstreams = (name: string): readonly Upstream[] => {
+    const given = options.upstreams?.[name];
+    if (given && given.length === 0) throw new Error(`envoyConfig: the ${name} cluster was given no endpoints`);
+    return given ?? inCluster(name);
+  };
+  const unknown = Object.keys(options.upstreams ?? {}).filter((name) => name !== WEB_CLUSTER && !services.includes(name as ServiceName));
+  if (unknown.length) throw new Error(`envoyConfig: no cluster named ${unknown.join(', ')}`);
+  const main = listener('public', listen.address, listen.port, {
     stat_prefix: 'public',
     codec_type: 'AUTO',
     server_name: 'leadforge',
@@ -294,9 +328,9 @@ export function envoyConfig(table: readonly RouteEntry[] = ROUTES, services: rea
       response_headers_to_add: securityHeaders(),
       virtual_hosts: [{ name: 'leadforge', domains: ['*'], routes: routes(table) }],
     },
-    http_filters: httpFilters('auth'),
+    http_filters: httpFilters('auth', upstreams('auth')[0]),
   });
-  const health = listener('health', HEALTH_PORT, {
+  const health = listener('health', listen.address, options.healthPort ?? HEALTH_PORT, {
     stat_prefix: 'health',
     route_config: { name: 'health', virtual_hosts: [{ name: 'health', domains: ['*'], routes: [{ match: { prefix: '/' }, direct_response: { status: 404 } }] }] },
     http_filters: [
@@ -313,10 +347,10 @@ export function envoyConfig(table: readonly RouteEntry[] = ROUTES, services: rea
   });
   return {
     node: { id: 'leadforge-gateway', cluster: 'leadforge-gateway' },
-    admin: { address: { socket_address: { address: '127.0.0.1', port_value: ADMIN_PORT } } },
+    admin: { address: { socket_address: { address: '127.0.0.1', port_value: options.adminPort ?? ADMIN_PORT } } },
     static_resources: {
       listeners: [main, health],
-      clusters: [...services.map(cluster), cluster(WEB_CLUSTER)],
+      clusters: [...services, WEB_CLUSTER].map((name) => cluster(name, upstreams(name))),
     },
   };
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type protobuf from 'protobufjs';
 import { ROUTES, SERVICES } from '@leadforge/contracts';
-import { EDGE_RATE_LIMITS, routeName, WEB_CLUSTER } from '../../gateway/envoy/envoyConfig.ts';
+import { EDGE_RATE_LIMITS, envoyConfig, routeName, WEB_CLUSTER } from '../../gateway/envoy/envoyConfig.ts';
 import { ENVOY_CONFIG_FILE, renderEnvoyConfig } from '../../gateway/envoy/generateEnvoyConfig.ts';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 import { loadEnvoyProtos, validateEnvoy } from './support/envoyProtos.ts';
@@ -137,5 +137,27 @@ describe('Envoy gateway config (gateway/envoy/envoy.yaml)', () => {
       const route = publicRoutes(committed()).find((r) => r.name === required);
       expect(route.typed_per_filter_config['envoy.filters.http.local_ratelimit'].token_bucket.max_tokens, required).toBeGreaterThan(0);
     }
+  });
+
+  it('with loopback upstreams (start:distributed, the edge tests): static clusters, balanced replicas, JWKS from auth, all on loopback, still valid', () => {
+    const upstreams = { auth: [{ host: '127.0.0.1', port: 4001 }], scraper: [{ host: '127.0.0.1', port: 4002 }, { host: '127.0.0.1', port: 4003 }] };
+    const config: Json = envoyConfig({ upstreams, listen: { address: '127.0.0.1', port: 4000 }, healthPort: 4009, adminPort: 4010 });
+    expect(validateEnvoy(protos, BOOTSTRAP, config)).toEqual([]);
+    const clusters = Object.fromEntries(config.static_resources.clusters.map((c: Json) => [c.name, c]));
+    const endpoints = (name: string) => clusters[name].load_assignment.endpoints[0].lb_endpoints.map((e: Json) => e.endpoint.address.socket_address);
+    expect(clusters.scraper).toMatchObject({ type: 'STATIC', lb_policy: 'ROUND_ROBIN' });
+    expect(clusters.scraper.dns_lookup_family).toBeUndefined();
+    expect(endpoints('scraper')).toEqual([{ address: '127.0.0.1', port_value: 4002 }, { address: '127.0.0.1', port_value: 4003 }]);
+    // A cluster given no upstream keeps the in-cluster name.
+    expect(clusters.billing).toMatchObject({ type: 'STRICT_DNS' });
+    expect(endpoints('billing')).toEqual([{ address: 'billing', port_value: 8080 }]);
+    const listeners = config.static_resources.listeners.map((l: Json) => l.address.socket_address);
+    expect(listeners).toEqual([{ address: '127.0.0.1', port_value: 4000 }, { address: '127.0.0.1', port_value: 4009 }]);
+    expect(config.admin.address.socket_address).toEqual({ address: '127.0.0.1', port_value: 4010 });
+    const jwt = config.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.http_filters
+      .find((f: Json) => f.name === 'envoy.filters.http.jwt_authn').typed_config.providers.leadforge.remote_jwks.http_uri;
+    expect(jwt).toMatchObject({ uri: 'http://127.0.0.1:4001/.well-known/jwks.json', cluster: 'auth' });
+    expect(() => envoyConfig({ upstreams: { autth: [{ host: '127.0.0.1', port: 1 }] } })).toThrow('no cluster named autth');
+    expect(() => envoyConfig({ upstreams: { auth: [] } })).toThrow('the auth cluster was given no endpoints');
   });
 });
