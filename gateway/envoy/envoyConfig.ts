@@ -77,8 +77,12 @@ function methodMatcher(method: string): Json {
 
 const jsonBody = (detail: string, code: string) => ({ json_format: { detail, code } });
 
+/** A route answered by Envoy itself with a `{detail}` body (typed as JSON: Envoy's default would be text/plain). */
 function directJson(status: number, detail: string, code: string): Json {
-  return { status, body: { inline_string: JSON.stringify({ detail, code }) } };
+  return {
+    direct_response: { status, body: { inline_string: JSON.stringify({ detail, code }) } },
+    response_headers_to_add: [{ header: { key: 'content-type', value: 'application/json' }, append_action: 'OVERWRITE_IF_EXISTS_OR_ADD' }],
+  };
 }
 
 function adminOnly(): Json {
@@ -141,12 +145,12 @@ export function routes(table: readonly RouteEntry[] = ROUTES): Json[] {
   const methodNotAllowed = [...new Set(table.map((r) => r.path))].map((path) => ({
     name: `405 ${path}`,
     match: pathMatcher(path),
-    direct_response: directJson(405, `This method is not allowed on ${path}`, 'method_not_allowed'),
+    ...directJson(405, `This method is not allowed on ${path}`, 'method_not_allowed'),
   }));
   const notFound = (match: { prefix: string } | { path: string }) => ({
     name: `404 ${'prefix' in match ? `${match.prefix}*` : match.path}`,
     match,
-    direct_response: directJson(404, 'Not found', 'not_found'),
+    ...directJson(404, 'Not found', 'not_found'),
   });
   return [
     ...table.map(apiRoute),
