@@ -1,0 +1,3 @@
+export * from './prerequisites.ts';
+export * from './postgresServer.ts';
+export * from './redisServer.ts';

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findRedisServer, startRedis, type RedisServer } from '../src/infra/index.ts';
+import { isAlive, listeningAddresses, LOOPBACK_V4, processName } from './support/listeners.ts';
+
+const installed = (() => {
+  try {
+    return Boolean(findRedisServer());
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!installed)(`a private Redis server${installed ? '' : ' (skipped: no redis-server; apt-get install -y redis-server)'}`, () => {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-redis-test-'));
+  const running: RedisServer[] = [];
+  afterAll(async () => {
+    await Promise.all(running.map((server) => server.stop()));
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  it('listens only on 127.0.0.1 and keeps its data in the append-only file across a restart', async () => {
+    const dataDir = path.join(base, 'redis');
+    const first = await startRedis({ dataDir });
+    running.push(first);
+    expect(processName(first.pid)).toBe('redis-server');
+    expect(listeningAddresses(first.port)).toEqual([LOOPBACK_V4]);
+
+    const client = new Redis(first.url);
+    await client.set('leadforge:kept', 'yes');
+    expect(await client.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
+    client.disconnect();
+    await first.stop();
+    expect(isAlive(first.pid)).toBe(false);
+    expect(fs.readFileSync(path.join(base, 'redis.log'), 'utf8')).toMatch(/ready to accept connections/i);
+
+    const second = await startRedis({ dataDir });
+    running.push(second);
+    const again = new Redis(second.url);
+    try {
+      expect(await again.get('leadforge:kept')).toBe('yes');
+    } finally {
+      again.disconnect();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// Vitest globalSetup: a private PostgreSQL and Redis for the whole run (temp folders, free ports,
+// 127.0.0.1 only), never the machine's own servers. Their URLs reach the forked workers as
+// TEST_DATABASE_URL / TEST_REDIS_URL; without the binaries they stay unset and those tests skip.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findPostgresBin, findRedisServer, startPostgres, startRedis } from '../../stack/src/infra/index.ts';
+
+const installed = (find: () => string) => {
+  try {
+    return Boolean(find());
+  } catch {
+    return false;
+  }
+};
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-test-infra-'));
+  // The postgres user (PostgreSQL's when the tests run as root) must reach its folder inside.
+  fs.chmodSync(base, 0o755);
+  const stops: Array<() => Promise<void>> = [];
+  const teardown = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+    fs.rmSync(base, { recursive: true, force: true });
+  };
+
+  try {
+    const [postgres, redis] = await Promise.all([
+      process.env.TEST_DATABASE_URL === undefined && installed(findPostgresBin)
+        // Throwaway data: durability only costs the tests time.
+        ? startPostgres({ dataDir: path.join(base, 'postgres'), settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } })
+        : undefined,
+      process.env.TEST_REDIS_URL === undefined && installed(findRedisServer) ? startRedis({ dataDir: path.join(base, 'redis') }) : undefined,
+    ]);
+    if (postgres) {
+      stops.push(() => postgres.stop());
+      process.env.TEST_DATABASE_URL = postgres.url();
+    }
+    if (redis) {
+      stops.push(() => redis.stop());
+      process.env.TEST_REDIS_URL = redis.url;
+    }
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
+}
