@@ -13,10 +13,10 @@ const unavailable = k8sToolsUnavailable();
 const values = parse(fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8'));
 const SERVICE_MONITOR_API = ['--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor'];
 
-/** The variables of DESIGN.md section 9 that are secrets: only ever referenced from a Secret. */
+/** The configuration variables (README, "Configuration") that are secrets: only ever referenced from a Secret. */
 const SECRET_VARIABLES = ['INTERNAL_TOKEN', 'JWT_PRIVATE_KEY', 'PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID', 'RECAPTCHA_SECRET',
   'GOOGLE_PLACES_API_KEY', 'DECODO_SCRAPER_TOKEN', 'DECODO_PROXY_URL', 'DECODO_API_KEY'];
-/** The rest of DESIGN.md section 9 (PORT is the gateway's; in the cluster each container gets PORT=8080). */
+/** The rest of them (PORT is the gateway's; in the cluster each container gets PORT=8080). */
 const CONFIG_VARIABLES = ['PORT', 'DATA_DIR', 'KAFKA_BROKERS', 'REDIS_URL', 'PAYPAL_API_BASE', 'RECAPTCHA_SITE_KEY', 'RECAPTCHA_VERIFY_URL', 'PLACES_SOURCE',
   'NOMINATIM_URL', 'OVERPASS_URL', 'GOOGLE_PLACES_API_BASE', 'DECODO_SCRAPER_API_BASE', 'DECODO_API_BASE', 'SCRAPER_ALLOW_PRIVATE_NETWORKS',
   'EMAIL_MX_CHECK', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'ADMIN_EMAILS'];
@@ -171,7 +171,7 @@ describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skip
     expect(hpa.spec.metrics[0].resource.name).toBe('cpu');
   });
 
-  it('never puts a secret in a ConfigMap, and references every DESIGN.md section 9 variable', () => {
+  it('never puts a secret in a ConfigMap, and references every configuration variable', () => {
     const canaries = Object.fromEntries(SECRET_VARIABLES.map((key) => [key, `canary-${key.toLowerCase()}-0123456789abcdef`]));
     const objects = helmTemplate(['--set', 'secrets.create=true', ...Object.entries(canaries).flatMap(([k, v]) => ['--set', `secrets.values.${k}=${v}`]), ...SERVICE_MONITOR_API]);
     const configMaps = objects.filter((o) => o.kind === 'ConfigMap');

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Role, UserStatus } from './api/common.ts';
 import { Lead } from './api/leads.ts';
 
-/** The envelope every event travels in (DESIGN.md section 4). */
+/** The envelope every event travels in (docs/architecture.md, "Events"). */
 export const EventEnvelope = Type.Object({
   id: Type.String(),
   type: Type.String(),

@@ -23,7 +23,7 @@ export interface InternalCallOptions {
   traceparent?: string;
 }
 
-/** Synchronous service-to-service calls, only where the caller needs an answer now (DESIGN.md section 1). */
+/** Synchronous service-to-service calls, only where the caller needs an answer now (docs/architecture.md, "Shape"). */
 export class InternalClient {
   constructor(private readonly urls: Partial<Record<ServiceName, string>>, private readonly token: string) {}
 
