@@ -1,3 +1,5 @@
 export * from './prerequisites.ts';
 export * from './postgresServer.ts';
 export * from './redisServer.ts';
+export * from './envoyProxy.ts';
+export * from './webServer.ts';
