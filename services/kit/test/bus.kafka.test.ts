@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
 import kafkajs from 'kafkajs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
 import { kafkaTopicConfig } from '../src/bus/createBus.ts';
 import { createKafkaBus } from '../src/bus/kafkaBus.ts';
 import { busContract } from './bus.contract.ts';
-
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean) ?? [];
+import { givenBrokers, KAFKA_START_TIMEOUT_MS, kafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
 
 describe('the settings of topics the Kafka bus creates', () => {
   it('keeps the whole history of the topics the admin read models replay, and the broker default elsewhere', () => {
@@ -16,7 +15,19 @@ describe('the settings of topics the Kafka bus creates', () => {
   });
 });
 
-describe.skipIf(!brokers.length)('kafka bus contract (skipped: set KAFKA_BROKERS to a broker to run it)', () => {
+const skipReason = kafkaSkipReason();
+
+describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipReason})` : givenBrokers.length ? ' (given brokers)' : ' (a broker of its own)'}`, () => {
+  let own: OwnKafka | undefined;
+  let brokers = givenBrokers;
+
+  beforeAll(async () => {
+    if (brokers.length) return;
+    own = await startOwnKafka();
+    brokers = own.brokers;
+  }, KAFKA_START_TIMEOUT_MS);
+  afterAll(() => own?.close());
+
   // Group joins and rebalances take seconds on a real broker.
   busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', partitions: 4 }), { settleMs: 3_000, deliveryMs: 25_000 });
 

@@ -3,3 +3,4 @@ export * from './postgresServer.ts';
 export * from './redisServer.ts';
 export * from './envoyProxy.ts';
 export * from './webServer.ts';
+export * from './kafkaBroker.ts';

@@ -134,28 +134,37 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     };
   }
 
+  async function send(messages: BusMessage[]): Promise<void> {
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const message of messages) {
+      if (!byTopic.has(message.topic)) byTopic.set(message.topic, []);
+      byTopic.get(message.topic)!.push(message);
+    }
+    await ensureTopics([...byTopic.keys()]);
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map(({ key, envelope }) => ({
+          key,
+          value: JSON.stringify(envelope),
+          headers: envelope.traceparent ? { traceparent: envelope.traceparent } : undefined,
+        })),
+      })),
+    });
+  }
+
+  let lastPublish: Promise<void> = Promise.resolve();
+
   return {
     kind: 'kafka',
 
-    async publish(messages: BusMessage[]): Promise<void> {
-      if (!messages.length) return;
-      const byTopic = new Map<string, BusMessage[]>();
-      for (const message of messages) {
-        if (!byTopic.has(message.topic)) byTopic.set(message.topic, []);
-        byTopic.get(message.topic)!.push(message);
-      }
-      await ensureTopics([...byTopic.keys()]);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, list]) => ({
-          topic,
-          messages: list.map(({ key, envelope }) => ({
-            key,
-            value: JSON.stringify(envelope),
-            headers: envelope.traceparent ? { traceparent: envelope.traceparent } : undefined,
-          })),
-        })),
-      });
+    publish(messages: BusMessage[]): Promise<void> {
+      if (!messages.length) return Promise.resolve();
+      // One batch at a time, in call order: concurrent calls could otherwise overtake each other, key order with them.
+      const sent = lastPublish.catch(() => undefined).then(() => send(messages));
+      lastPublish = sent;
+      return sent;
     },
 
     subscribe,
