@@ -32,6 +32,12 @@ interface PlaceResult {
 
 class LeaseLost extends Error {}
 
+/**
+ * An error text PostgreSQL can store (text and jsonb refuse NUL): a provider's binary answer
+ * quoted in a message must not keep the job from finishing.
+ */
+const storableText = (text: string): string => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
+
 /** How many places a search asks its source for: enough that sites without contacts do not leave it short. */
 export const placesWanted = (quantity: number): number => Math.min(quantity * 3 + 10, 1000);
 
@@ -251,8 +257,9 @@ export class SearchRun {
   }
 
   /** Closes the job and announces the outcome with its stats, if this worker still owns it. */
-  private async finish(reason: FinishReason, error?: string): Promise<StopReason> {
+  private async finish(reason: FinishReason, rawError?: string): Promise<StopReason> {
     const { search_id: searchId } = this.job;
+    const error = rawError === undefined ? undefined : storableText(rawError);
     const finished = await this.deps.db.transaction(async (trx) => {
       const job = await lockOwnedJob(trx, searchId, this.deps.owner);
       if (!job) return false;

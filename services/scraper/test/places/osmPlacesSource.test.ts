@@ -71,6 +71,12 @@ describe('OpenStreetMap places source', () => {
     expect(queryOf(requests[1].init?.body)).toMatch(/nwr\[name~"chimney",i\]\(/);
   });
 
+  it('reports a truncated or binary answer as an error at once', async () => {
+    const search = (body: string) => collect(osmSource(body).source.search({ industry: 'cafe', location: 'x', limit: 5 }, {}));
+    await expect(search('{"version":0.6,"elements":[{"type":"node","id":1,"tags":{"na')).rejects.toThrow(/^Overpass API error: the answer is incomplete JSON/);
+    await expect(search('\u001f\ufffd\b\u0000\u0000\ufffd\ufffd')).rejects.toThrow(/^Overpass API error: the answer is binary, not JSON$/);
+  });
+
   it('reports the Overpass HTML error page as an error', async () => {
     const { source } = osmSource(readFixture('overpass', 'karov-error-response.html'));
     await expect(collect(source.search({ industry: 'cafe', location: 'x', limit: 5 }, {}))).rejects.toThrow(

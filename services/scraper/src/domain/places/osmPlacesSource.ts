@@ -15,9 +15,17 @@ export interface OsmSourceConfig {
 const OVERFETCH = 3;
 const MAX_ELEMENTS = 1000;
 
-/** The message of an Overpass error answer: an HTML page, or JSON whose "remark" reports a runtime error. */
+// NUL, other control characters than whitespace, or undecodable bytes: not a text answer.
+const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
+
+/**
+ * The message of an Overpass error answer: an HTML page, or JSON whose "remark" reports a runtime
+ * error. A body that is neither JSON nor a text page (binary, or JSON cut short) is an error too.
+ */
 function overpassError(body: unknown): string | undefined {
   if (typeof body === 'string') {
+    if (BINARY.test(body)) return 'the answer is binary, not JSON';
+    if (/^\s*[[{]/.test(body)) return 'the answer is incomplete JSON (cut short)';
     const message = /<strong[^>]*>\s*Error\s*<\/strong>\s*:?\s*([\s\S]*?)<\/p>/i.exec(body)?.[1];
     const text = (message ?? body.replace(/<[^>]+>/g, ' ')).replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     return text.replace(/\s+/g, ' ').trim().slice(0, 500) || 'empty answer';
