@@ -2,7 +2,8 @@
  * The product as `npm run start:distributed` runs it: a process per service (two scraper replicas),
  * PostgreSQL, Redis and Kafka of its own, Envoy at the edge. Every call goes through Envoy; the events
  * between services travel over the real broker. The lead engine's maps source and business websites
- * are the fixture web (websites reached through its forward proxy, as through Decodo's), PayPal is the
+ * are the fixture web (websites reached through its forward proxy, as through Decodo's; their
+ * *.fixture.test names resolve through a preloaded test hook, as a DNS record would), PayPal is the
  * local stand-in.
  */
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { startDistributedStack, type DistributedStackProcess } from '../support/
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ADMIN = 'dist-admin@example.com';
+const FIXTURE_HOSTS_PRELOAD = new URL('../support/fixtureHostsPreload.mjs', import.meta.url).pathname;
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -68,6 +70,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
       SCRAPER_PER_HOST_DELAY_MS: '0',
       SCRAPER_JOB_POLL_MS: '200',
       SCRAPER_LEAD_BATCH_MS: '100',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FIXTURE_HOSTS_PRELOAD}`.trim(),
     };
     stack = await startDistributedStack({ env });
     api = apiClient(stack.url);

@@ -27,6 +27,8 @@ export interface DistributedStackProcess {
 /** Starts the product exactly as `npm run start:distributed` does, on a free port with its own data folder. */
 export async function startDistributedStack(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<DistributedStackProcess> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lf-dist-'));
+  // PostgreSQL runs as the postgres user when we are root: it must be able to enter the folder.
+  fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
