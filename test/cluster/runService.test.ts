@@ -47,7 +47,7 @@ describe('the container entry point (deploy/docker/runService.ts)', () => {
     expect(noDatabase.stdout).toContain('no database configured yet');
   });
 
-  it.skipIf(!postgresConfigured)(`migrates every service's own Postgres database, twice at once like two replicas, then again as a no-op${postgresConfigured ? '' : ' (skipped: set TEST_DATABASE_URL or DATABASE_URL)'}`, async () => {
+  it.skipIf(!postgresConfigured)(`migrates every service's own Postgres database, twice at once like two replicas, then again as a no-op${postgresConfigured ? '' : ' (skipped: no PostgreSQL; apt-get install -y postgresql)'}`, async () => {
     for (const service of workspaceServices()) {
       const def = await loadDefinition(service);
       const fresh = await createFreshPostgres(`runservice_${service}`);

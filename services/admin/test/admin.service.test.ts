@@ -14,7 +14,7 @@ const figures = (body: { stats: { usage: { total_leads_generated: number; total_
 });
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`admin service on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`admin service on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let h: AdminHarness;
     let root: { id: string; token: string };
     let ada: { id: string; token: string };

@@ -16,7 +16,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`affiliate service on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`affiliate service on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let svc: RunningService;
     let bus: Bus;
     let auth: Awaited<ReturnType<typeof startAuthStandIn>>;

@@ -21,7 +21,7 @@ function periodAgo(monthsAgo: number): string {
 }
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`affiliate payouts through a PayPal Payouts stand-in on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`affiliate payouts through a PayPal Payouts stand-in on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let svc: RunningService;
     let bus: Bus;
     let auth: Awaited<ReturnType<typeof startAuthStandIn>>;

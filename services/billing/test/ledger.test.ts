@@ -7,7 +7,7 @@ import { startBillingForTest, type BillingUnderTest } from './support/billingUnd
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`credit ledger on ${kind}${kind === 'postgres' ? ' (runs when TEST_DATABASE_URL or DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`credit ledger on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let b: BillingUnderTest;
     const reserve = (userId: string, amount: number, key: string = crypto.randomUUID()) =>
       b.call('POST', '/internal/reservations', { user_id: userId, amount, ref: `search:${key}`, idempotency_key: key }, b.internal);

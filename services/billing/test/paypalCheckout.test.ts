@@ -9,7 +9,7 @@ const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const UNAVAILABLE = 'PayPal did not answer while confirming the payment. Please try again in a moment.';
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`PayPal checkout against a PayPal stand-in on ${kind}${kind === 'postgres' ? ' (runs when TEST_DATABASE_URL or DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`PayPal checkout against a PayPal stand-in on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let paypal: PaypalStandIn;
     let b: BillingUnderTest;
 

@@ -6,7 +6,7 @@ import { startBillingForTest, type BillingUnderTest } from './support/billingUnd
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`CBC500 promo on ${kind}${kind === 'postgres' ? ' (runs when TEST_DATABASE_URL or DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`CBC500 promo on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let b: BillingUnderTest;
 
     beforeAll(async () => { b = await startBillingForTest(kind); });

@@ -32,7 +32,7 @@ let lastIp = 0;
 const fromIp = () => ({ 'x-forwarded-for': `2001:db8:${run.slice(0, 4)}:${run.slice(4)}::${(++lastIp).toString(16)}` });
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`contact service with reCAPTCHA on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`contact service with reCAPTCHA on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let svc: RunningService;
     let bus: Bus;
     let google: Awaited<ReturnType<typeof startSiteVerifyStandIn>>;

@@ -50,7 +50,7 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
 }
 
 limiterContract('in-process counters', async () => ({ store: memoryCounterStore(), close: async () => {} }));
-describe.skipIf(!redisUrl)('Redis counters (run when TEST_REDIS_URL points at a server)', () => {
+describe.skipIf(!redisUrl)(`Redis counters${redisUrl ? '' : ' (skipped: no redis-server; apt-get install -y redis-server)'}`, () => {
   limiterContract('on Redis', async () => {
     const redis = new Redis(redisUrl!);
     return { store: redisCounterStore(redis, `leadforge-test:${process.pid}:`), close: async () => { redis.disconnect(); } };

@@ -14,7 +14,7 @@ const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const FAST = { LEADS_SEARCH_DEADLINE_SECONDS: '2', LEADS_DEADLINE_GRACE_MS: '300', LEADS_SWEEP_MS: '100', LEADS_STUCK_RESERVATION_MS: '1000', LEADS_MAX_RUNNING_PER_USER: '5' };
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`leads service resilience on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`leads service resilience on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let around: Surroundings;
     let svc: RunningService;
     let database: { env: NodeJS.ProcessEnv; drop(): Promise<void> };

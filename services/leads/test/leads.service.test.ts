@@ -11,7 +11,7 @@ const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 let userSeq = 0;
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`leads service on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`leads service on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let t: LeadsUnderTest;
 
     beforeAll(async () => {

@@ -10,7 +10,7 @@ const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const HISTOGRAM = 'leadforge_leads_time_to_first_lead_seconds';
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`time to first lead on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`time to first lead on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let t: LeadsUnderTest;
     let userSeq = 0;
 

@@ -11,13 +11,14 @@ import { placesSourceFor } from '../src/places/placesSourceFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './support/scraperUnderTest.ts';
 import { MIGRATIONS_DIR, outboxEvents, requestSearch, startReplica, waitFor, type Replica } from './support/replicas.ts';
+import { testPageReader } from './support/testPageReader.ts';
 
 const kinds = ['pglite', 'postgres'] as const;
 
 const sentLeads = (events: { type: string; data: any }[]) => events.filter((event) => event.type === 'scrape.leads_found').flatMap((event) => event.data.leads);
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`replicas sharing jobs on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`replicas sharing jobs on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let web: FixtureWeb;
     let database: TestDatabase;
     const replicas: Replica[] = [];
@@ -95,9 +96,10 @@ for (const kind of kinds) {
         userAgent: config.userAgent, allowPrivateNetworks: true, lookup: web.loopbackLookup, route: web.route, ...config.http,
         quota: memoryProxyQuota(), usage: { record: () => undefined },
       });
+      const parsing = testPageReader();
       const run = new SearchRun(job, {
         db, owner: 'stalled-worker', placesSource: placesSourceFor(config, client.fetchJson),
-        enrich: createSiteEnricher({ client, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
+        enrich: createSiteEnricher({ client, reader: parsing.reader, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
       });
       const outcome = run.run(new AbortController().signal);
       await waitFor(async () => sentLeads(await outboxEvents(db, 'fenced')).length >= 4, 30_000, 'first leads');
@@ -108,11 +110,12 @@ for (const kind of kinds) {
       expect(sentLeads(await outboxEvents(db, 'fenced')).length).toBe(sentAtTakeover);
       expect((await outboxEvents(db, 'fenced')).filter((event) => event.type === 'scrape.finished')).toHaveLength(0);
       await client.close();
+      await parsing.release();
     }, 60_000);
   });
 }
 
-describe.skipIf(!postgresConfigured)(`a replica killed with SIGKILL${postgresConfigured ? '' : ' (runs when DATABASE_URL points at a server: processes cannot share PGlite)'}`, () => {
+describe.skipIf(!postgresConfigured)(`a replica killed with SIGKILL${postgresConfigured ? '' : ' (skipped: no PostgreSQL, and processes cannot share PGlite; apt-get install -y postgresql)'}`, () => {
   it('has its search finished by another replica, with no lead sent twice', async () => {
     const web = await startFixtureWeb({ sites: 120, latencyMs: 40 });
     const database = await createTestDatabase('scraper', MIGRATIONS_DIR, 'postgres');

@@ -27,7 +27,7 @@ describe('the in-process proxy quota', () => {
   });
 });
 
-describe.skipIf(!redisUrl)(`the proxy quota shared in Redis${redisUrl ? '' : ' (runs when TEST_REDIS_URL or REDIS_URL points at a server)'}`, () => {
+describe.skipIf(!redisUrl)(`the proxy quota shared in Redis${redisUrl ? '' : ' (skipped: no redis-server; apt-get install -y redis-server)'}`, () => {
   const key = `leadforge:test:proxy-quota:${crypto.randomBytes(4).toString('hex')}`;
   let connections: Redis[] = [];
   let web: FixtureWeb;

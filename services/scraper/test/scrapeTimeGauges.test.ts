@@ -19,7 +19,7 @@ function samples(exposition: string, name: string): Map<string, number> {
 }
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`scraper gauges read at scrape time on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`scraper gauges read at scrape time on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let web: FixtureWeb;
     let scraper: ScraperUnderTest;
     let admin: string;

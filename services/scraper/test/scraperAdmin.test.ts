@@ -17,7 +17,7 @@ const ADMIN_ROUTES: [string, string, unknown?][] = [
 ];
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`scraper admin endpoints on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`scraper admin endpoints on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let web: FixtureWeb;
     let scraper: ScraperUnderTest;
     let admin: string;

@@ -10,7 +10,7 @@ const leadsOf = (scraper: ScraperUnderTest, searchId: string) =>
   scraper.results.filter((event) => event.type === 'scrape.leads_found' && event.key === searchId).flatMap((event) => event.data.leads);
 
 for (const kind of kinds) {
-  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`search jobs on ${kind}${kind === 'postgres' ? ' (runs when DATABASE_URL points at a server)' : ''}`, () => {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`search jobs on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
     let web: FixtureWeb;
     let scraper: ScraperUnderTest;
 
