@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
+import { checkQueryEscapes, detailedFrameworkErrors, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -41,6 +41,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     trustProxy: false,
     genReqId: () => crypto.randomUUID(),
+    // The whole path after /api/ is one wildcard parameter here; its length is the service's to judge.
+    maxParamLength: 8192,
+    ...detailedFrameworkErrors,
   }) as unknown as FastifyInstance;
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
@@ -66,6 +69,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   async function forward(request: FastifyRequest, reply: import('fastify').FastifyReply) {
     const path = request.url.split('?')[0];
+    // reply-from decodes the whole address and would throw on `?x=%ff`.
+    checkQueryEscapes(request);
     const route = matchRoute(request.method, path);
     if (!route) {
       if (pathExists(path)) throw new HttpError(405, `Method ${request.method} is not allowed on ${path}`, 'method_not_allowed');

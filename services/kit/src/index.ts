@@ -10,5 +10,7 @@ export * from './consumer/eventConsumer.ts';
 export * from './http/authentication.ts';
 export * from './http/internalCalls.ts';
 export * from './http/errorHandler.ts';
+export * from './http/hostileInput.ts';
+export * from './http/schemaValidation.ts';
 export * from './http/rateLimits.ts';
 export * from './perService.ts';

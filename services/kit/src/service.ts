@@ -11,7 +11,9 @@ import { migrate } from './db/migrations.ts';
 import type { Bus } from './bus/bus.ts';
 import { createBus } from './bus/createBus.ts';
 import { OutboxRelay } from './outbox/outbox.ts';
-import { registerErrorHandling } from './http/errorHandler.ts';
+import { detailedFrameworkErrors, registerErrorHandling } from './http/errorHandler.ts';
+import { registerHostileInputChecks } from './http/hostileInput.ts';
+import { schemaValidatorCompiler } from './http/schemaValidation.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerHealth } from './http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
@@ -94,7 +96,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   // every service of the local stack boots at once on a busy machine: wait for it outside the pool.
   await (db.client as { pglite?: { waitReady: Promise<void> } }).pglite?.waitReady;
   await migrate(db, def.migrationsDir);
-  const bus = options.bus ?? createBus(env, log);
+  const bus = options.bus ?? createBus(env, log, def.name);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
   const relay = new OutboxRelay({ db, bus, service: def.name, logger: log });
@@ -108,19 +110,18 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     trustProxy: true,
-    ajv: {
-      customOptions: { verbose: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
-      // `errorMessage` on a schema gives the user's sentence for that field (see describeValidation).
-      plugins: [(ajv: { addKeyword(def: object): unknown }) => ajv.addKeyword({ keyword: 'errorMessage', schemaType: ['string', 'object'] })],
-    } as never,
+    ...detailedFrameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  app.setValidatorCompiler(schemaValidatorCompiler());
   registerErrorHandling(app);
+  registerHostileInputChecks(app);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   registerMetrics(app, def.name);
   registerHealth(app, [
     { name: 'database', check: async () => { await db.raw('select 1'); return true; } },
-    { name: 'bus', check: () => bus.ready() },
+    // Reported, not gating: the outbox keeps events through a bus outage, so HTTP writes go on.
+    { name: 'bus', check: () => bus.ready(), gatesReadiness: false },
   ], () => shuttingDown);
   const overrides = def.authentication?.(ctx) ?? {};
   await registerAuthentication(app, {

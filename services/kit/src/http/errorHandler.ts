@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { HttpError } from '../errors.ts';
 
 interface AjvError {
@@ -70,3 +72,34 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(404).send({ detail: `Not found: ${request.method} ${path}`, code: 'not_found' });
   });
 }
+
+const FRAMEWORK_ERRORS: Record<string, { status: number; detail: string; code: string }> = {
+  FST_ERR_BAD_URL: { status: 400, detail: 'The address contains an invalid percent escape', code: 'bad_escape' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, detail: 'A part of the address is too long', code: 'uri_too_long' },
+};
+
+const CLIENT_ERRORS: Record<string, { status: number; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, detail: 'The request headers (or its address) are too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, detail: 'The request took too long to arrive' },
+};
+
+/**
+ * Server options so that what Fastify or Node answer before any route runs (a bad escape in the
+ * path, an overlong path parameter, oversized headers, a malformed request) is `{ detail }` too.
+ */
+export const detailedFrameworkErrors: Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> = {
+  frameworkErrors: ((error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const known = FRAMEWORK_ERRORS[error.code];
+    if (known) return reply.status(known.status).send({ detail: known.detail, code: known.code });
+    return reply.status(400).send({ detail: 'The request could not be routed', code: 'bad_request' });
+  }) as FastifyServerOptions['frameworkErrors'],
+  clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const { status, detail } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, detail: 'The request is not valid HTTP' };
+    const body = JSON.stringify({ detail, code: http.STATUS_CODES[status]!.toLowerCase().replace(/\W+/g, '_') });
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
+  },
+};
