@@ -4,7 +4,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { findPostgresBin, findRedisServer, startPostgres, startRedis } from '../../stack/src/infra/index.ts';
+import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
+import { CHROMIUM_PATH } from './browser.ts';
+
+/**
+ * With LEADFORGE_REQUIRE_PREREQUISITES=true (.ci/run sets it) a missing program fails the run at once,
+ * naming the install command, instead of letting the tests that need it report themselves skipped.
+ */
+function requirePrerequisites(): void {
+  const missing = missingPrerequisites();
+  if (missing) throw new Error(`LEADFORGE_REQUIRE_PREREQUISITES: ${missing.what} missing: ${missing.install}`);
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`LEADFORGE_REQUIRE_PREREQUISITES: Chromium missing at ${CHROMIUM_PATH}: apt-get install -y chromium`);
+  if (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0) throw new Error('LEADFORGE_REQUIRE_PREREQUISITES: promtool missing: apt-get install -y prometheus');
+}
 
 const installed = (find: () => string) => {
   try {
@@ -15,6 +29,7 @@ const installed = (find: () => string) => {
 };
 
 export default async function setup(): Promise<() => Promise<void>> {
+  if (process.env.LEADFORGE_REQUIRE_PREREQUISITES === 'true') requirePrerequisites();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-test-infra-'));
   // The postgres user (PostgreSQL's when the tests run as root) must reach its folder inside.
   fs.chmodSync(base, 0o755);
