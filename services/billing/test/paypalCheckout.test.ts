@@ -150,7 +150,6 @@ for (const kind of kinds) {
       expect((await forgotten.execute()).status).toBe(502);
       paypal.forgetRequestIds();
       expect((await forgotten.execute()).body).toMatchObject({ success: true, credits_added: 330 });
-      expect(paypal.calls.filter((c) => c.op === 'get' && c.path.endsWith(forgotten.orderId))).toHaveLength(1);
       expect(await b.balance(forgotten.user.id)).toBe(340);
       expect(await purchaseEntries(forgotten.user.id)).toHaveLength(1);
     });
@@ -181,17 +180,52 @@ for (const kind of kinds) {
       expect(await b.balance(user.id)).toBe(340);
     });
 
-    it('never grants a capture whose amount differs from the order', async () => {
+    it('after a crash between capture and grant, a retried execute finds the capture and grants, capturing nothing more', async () => {
+      const { user, orderId, execute } = await approvedGrowthOrder();
+      paypal.captureUnheard(orderId);
+      paypal.forgetRequestIds();
+      const captureCalls = paypal.count('capture');
+      expect(await execute()).toMatchObject({ status: 200, body: { success: true, credits_added: 330 } });
+      expect(paypal.count('capture')).toBe(captureCalls);
+      expect(await b.balance(user.id)).toBe(340);
+    });
+
+    it('a capture for another amount is refunded in full at once, never granted, and the buyer is told', async () => {
       const { user, orderId, execute } = await approvedGrowthOrder();
       paypal.setCapturedAmount('1.00');
       try {
-        expect(await execute()).toMatchObject({ status: 422, body: { detail: 'The amount PayPal captured does not match this order. Please contact support.' } });
+        expect(await execute()).toMatchObject({ status: 422, body: { code: 'amount_mismatch', detail: 'The amount PayPal captured does not match this order, so it was refunded to you in full and no credits were added. Please start a new purchase.' } });
+        expect(paypal.refunded(orderId)).toBe(true);
+        expect((await execute()).status).toBe(422);
+        expect((await postWebhook(paypal.captureCompletedEvent(orderId, { value: '1.00' }))).body.outcome).toBe('amount_mismatch_refunded');
       } finally {
         paypal.setCapturedAmount(undefined);
       }
-      expect((await postWebhook(paypal.captureCompletedEvent(orderId, { value: '1.00' }))).body.outcome).toBe('amount_mismatch');
+      expect(paypal.count('refund')).toBeGreaterThanOrEqual(1);
       expect(await b.balance(user.id)).toBe(10);
-      expect((await b.db('purchases').where({ user_id: user.id }).first()).failure).toMatch(/^amount mismatch/);
+      const purchase = await b.db('purchases').where({ user_id: user.id }).first();
+      expect(purchase).toMatchObject({ status: 'failed', refund_reason: 'captured amount did not match the order' });
+      expect(purchase.failure).toMatch(/^amount mismatch/);
+      expect(purchase.refunded_at).not.toBeNull();
+    });
+
+    it('a verified webhook about another capture changes nothing: the buyer still pays once and gets the credits', async () => {
+      const { user, orderId, execute } = await approvedGrowthOrder();
+      expect((await postWebhook(paypal.foreignCaptureEvent(orderId, '1.00'))).body).toEqual({ received: true, outcome: 'no_capture_on_order' });
+      expect((await b.db('purchases').where({ user_id: user.id }).first()).status).toBe('created');
+      expect(await execute()).toMatchObject({ status: 200, body: { success: true, credits_added: 330 } });
+      expect(paypal.refunded(orderId)).toBe(false);
+      expect(await b.balance(user.id)).toBe(340);
+    });
+
+    it('never captures an order that is not for our price', async () => {
+      const { user, orderId, execute } = await approvedGrowthOrder();
+      paypal.orders.get(orderId)!.request.purchase_units[0].amount.value = '1.00';
+      const captureCalls = paypal.count('capture');
+      expect(await execute()).toMatchObject({ status: 422, body: { code: 'order_amount_mismatch' } });
+      expect(paypal.count('capture')).toBe(captureCalls);
+      expect(paypal.orders.get(orderId)!.status).toBe('APPROVED');
+      expect(await b.balance(user.id)).toBe(10);
     });
 
     it('answers a declined card with 402 and grants nothing', async () => {

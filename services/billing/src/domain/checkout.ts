@@ -2,12 +2,12 @@ import type { Db, ServiceContext } from '@leadforge/kit';
 import { HttpError, badGateway, badRequest, conflict, notFound, serviceUnavailable } from '@leadforge/kit';
 import { PLANS, PROMO_CBC500, type ExecutePaymentResponse, type PlanId, type RefundResponse } from '@leadforge/contracts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
-import { ProviderRefused, ProviderUnavailable, type PaymentProvider } from '../payments/paymentProvider.ts';
+import { ProviderRefused, ProviderUnavailable, type CaptureOutcome, type PaymentProvider } from '../payments/paymentProvider.ts';
 import {
-  attachProviderOrder, createPurchase, findByOrderId, findPurchase, markFailed, recordCapture,
+  attachProviderOrder, createPurchase, findByOrderId, findPurchase, isAmountMismatch, markFailed, recordCapture,
   type CaptureRecord, type PurchaseRow,
 } from './purchases.ts';
-import { REFUND_WINDOW_DAYS, refundView, refundableUntil, reversePurchase } from './refunds.ts';
+import { REFUND_WINDOW_DAYS, refundMismatchedCapture, refundView, refundableUntil, reversePurchase } from './refunds.ts';
 
 /** Turns a provider failure into the answer the user gets; nothing is granted on any of these. */
 function providerFailure(err: unknown, action: string): never {
@@ -22,11 +22,13 @@ function providerFailure(err: unknown, action: string): never {
  */
 export class Checkout {
   private readonly db: Db;
+  private readonly log: ServiceContext['log'];
   /** One capture in flight per purchase in this process; other replicas are covered by the row lock and PayPal-Request-Id. */
   private readonly capturing = new Map<string, Promise<CaptureRecord>>();
 
   constructor(ctx: ServiceContext, private readonly providers: PaymentProviders) {
     this.db = ctx.db;
+    this.log = ctx.log;
   }
 
   private async newOrder(p: PurchaseRow, provider: PaymentProvider, description: string, urls: { returnUrl?: string; cancelUrl?: string }) {
@@ -85,7 +87,11 @@ export class Checkout {
     return inFlight.then((record) => {
       if (record.outcome === 'completed' || record.outcome === 'pending') return record;
       if (record.outcome === 'refunded') throw conflict('This payment was refunded', 'payment_refunded');
-      if (record.outcome === 'amount_mismatch') throw new HttpError(422, 'The amount PayPal captured does not match this order. Please contact support.', 'amount_mismatch');
+      if (record.outcome === 'amount_mismatch') {
+        throw new HttpError(422, record.purchase.refunded_at
+          ? 'The amount PayPal captured does not match this order, so it was refunded to you in full and no credits were added. Please start a new purchase.'
+          : 'The amount PayPal captured does not match this order, so no credits were added; the refund to you is being retried. Please contact support if it does not arrive.', 'amount_mismatch');
+      }
       throw new HttpError(402, 'PayPal did not complete this payment. Please try another payment method.', 'payment_failed');
     });
   }
@@ -98,15 +104,23 @@ export class Checkout {
     if (current.status === 'failed' && !current.provider_order_id) throw conflict('This payment could not be created; please start a new one', 'payment_failed');
     const provider = this.providers.forMode(current.provider_mode);
     if (!provider) throw serviceUnavailable(`This payment was made in PayPal ${current.provider_mode} mode, which is not configured on this server`, 'mode_not_configured');
+    // Nothing more is captured for a mismatched purchase; only its refund may still be owed.
+    if (isAmountMismatch(current)) return { outcome: 'amount_mismatch', purchase: await refundMismatchedCapture(this.db, provider, current, this.log) };
     let outcome;
     try {
-      outcome = await provider.captureOrder(current.provider_order_id!, current.id);
+      outcome = await this.captureHonourably(provider, current);
     } catch (err) {
       providerFailure(err, 'confirming the payment');
     }
     switch (outcome.kind) {
-      case 'captured':
-        return recordCapture(this.db, current.id, outcome.capture);
+      case 'captured': {
+        const record = await recordCapture(this.db, current.id, outcome.capture);
+        if (record.outcome !== 'amount_mismatch') return record;
+        return { outcome: 'amount_mismatch', purchase: await refundMismatchedCapture(this.db, provider, record.purchase, this.log) };
+      }
+      case 'order_mismatch':
+        await markFailed(this.db, current.id, 'order amount differs from the purchase; not captured');
+        throw new HttpError(422, 'This PayPal order is not for the price of your purchase, so nothing was charged. Please start a new purchase.', 'order_amount_mismatch');
       case 'not_approved':
         throw badRequest('This payment has not been approved yet. Approve it in the PayPal window first.', 'payment_not_approved');
       case 'declined':
@@ -115,6 +129,22 @@ export class Checkout {
         await markFailed(this.db, current.id, 'provider does not know the order');
         throw notFound('PayPal does not know this payment', 'payment_not_found');
     }
+  }
+
+  /**
+   * Reads the order first: a capture made before a crash (or by another replica) is found and used,
+   * and an order for another amount than ours is never captured. A decline is checked against the
+   * order too, since a repeated capture of a captured order must not read as the buyer's refusal.
+   */
+  private async captureHonourably(provider: PaymentProvider, p: PurchaseRow): Promise<CaptureOutcome | { kind: 'order_mismatch' }> {
+    const order = await provider.getOrder(p.provider_order_id!);
+    if (!order) return { kind: 'not_found' };
+    if (order.capture) return { kind: 'captured', capture: order.capture };
+    if (order.amountCents !== p.amount_cents || order.currency !== p.currency) return { kind: 'order_mismatch' };
+    const outcome = await provider.captureOrder(order.id, p.id);
+    if (outcome.kind !== 'declined') return outcome;
+    const after = await provider.getOrder(order.id);
+    return after?.capture ? { kind: 'captured', capture: after.capture } : outcome;
   }
 
   /** Admin refund within the window: money back through the provider, then the credits taken back. */

@@ -1,10 +1,10 @@
 import type { Db, ServiceContext } from '@leadforge/kit';
-import { HttpError, badGateway, badRequest } from '@leadforge/kit';
+import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit';
 import { webhooksTotal } from '../billingMetrics.ts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
-import { ProviderUnavailable, centsOf, type WebhookDelivery } from '../payments/paymentProvider.ts';
+import { ProviderUnavailable, centsOf, type OrderView, type PaymentProvider, type WebhookDelivery } from '../payments/paymentProvider.ts';
 import { UUID, findPurchase, markFailed, recordCapture, type PurchaseRow } from './purchases.ts';
-import { reversePurchase } from './refunds.ts';
+import { refundMismatchedCapture, reversePurchase } from './refunds.ts';
 
 /** The parts of a PayPal webhook event we read; `resource` is a capture or a refund. */
 interface PaypalEvent {
@@ -68,6 +68,8 @@ export class PaypalWebhooks {
       throw badRequest('Webhook body is not valid JSON', 'invalid_json');
     }
     if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw badRequest('Not a PayPal webhook event', 'not_an_event');
+    const hostile = findHostileValue(event, 'event');
+    if (hostile) throw badRequest(hostile, 'invalid_input');
     await this.verify(delivery);
 
     const seen = await this.db('paypal_webhook_events').where({ id: event.id }).first();
@@ -100,21 +102,34 @@ export class PaypalWebhooks {
     throw badRequest('Webhook signature could not be verified', 'invalid_signature');
   }
 
+  private async readOrder(provider: PaymentProvider, orderId: string): Promise<OrderView | undefined> {
+    try {
+      return await provider.getOrder(orderId);
+    } catch (err) {
+      // A non-2xx makes PayPal deliver again later.
+      if (err instanceof ProviderUnavailable) throw badGateway('PayPal could not be asked about this payment right now', 'provider_unavailable');
+      throw err;
+    }
+  }
+
   private async apply(event: PaypalEvent): Promise<string> {
     const resource = event.resource;
     if (!resource) return 'ignored';
     const captureStatus = CAPTURE_STATUS_BY_EVENT[event.event_type];
     if (captureStatus) {
       const purchase = await purchaseOfCapture(this.db, resource);
-      if (!purchase || !resource.id) return 'unknown_purchase';
-      const record = await recordCapture(this.db, purchase.id, {
-        orderId: resource.supplementary_data?.related_ids?.order_id ?? purchase.provider_order_id ?? '',
-        captureId: resource.id,
-        status: resource.status ?? captureStatus,
-        amountCents: centsOf(resource.amount?.value),
-        currency: resource.amount?.currency_code ?? '',
-        customId: resource.custom_id,
-      });
+      if (!purchase?.provider_order_id) return 'unknown_purchase';
+      const provider = this.providers.forMode(purchase.provider_mode);
+      if (!provider) return 'mode_not_configured';
+      // The event only says where to look. A verified event can still describe another order's
+      // capture (custom_id is the payer's to see), so what counts is what our order holds.
+      const order = await this.readOrder(provider, purchase.provider_order_id);
+      if (!order?.capture) return 'no_capture_on_order';
+      const record = await recordCapture(this.db, purchase.id, order.capture);
+      if (record.outcome === 'amount_mismatch') {
+        const settled = await refundMismatchedCapture(this.db, provider, record.purchase, this.ctx.log);
+        return settled.refunded_at ? 'amount_mismatch_refunded' : 'amount_mismatch';
+      }
       return record.outcome;
     }
     if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' || event.event_type === 'PAYMENT.CAPTURE.REVERSED') {

@@ -75,6 +75,9 @@ export async function findByOrderId(db: Db, orderId: string, kind: 'plan' | 'pro
 
 export const dollars = (cents: number) => cents / 100;
 
+/** A purchase whose capture came back for another amount than ours: never granted, refunded. */
+export const isAmountMismatch = (p: Pick<PurchaseRow, 'status' | 'failure'>) => p.status === 'failed' && !!p.failure?.startsWith('amount mismatch');
+
 /** The user's completed (and refunded) purchases, newest first. */
 export async function purchaseHistory(db: Db, userId: string, limit: number): Promise<Purchase[]> {
   const rows: PurchaseRow[] = await db('purchases')
@@ -128,7 +131,7 @@ export async function recordCapture(db: Db, purchaseId: string, capture: Capture
     const p: PurchaseRow = await trx('purchases').where({ id: purchaseId }).forUpdate().first();
     if (p.status === 'completed') return { outcome: 'completed', purchase: p, newlyCompleted: false };
     if (p.status === 'refunded') return { outcome: 'refunded', purchase: p };
-    if (p.status === 'failed' && p.failure?.startsWith('amount mismatch')) return { outcome: 'amount_mismatch', purchase: p };
+    if (isAmountMismatch(p)) return { outcome: 'amount_mismatch', purchase: p };
 
     if (capture.status === 'COMPLETED') {
       if (capture.amountCents !== p.amount_cents || capture.currency !== p.currency) {

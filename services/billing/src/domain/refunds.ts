@@ -1,9 +1,11 @@
+import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit';
 import { emitEvent } from '@leadforge/kit';
+import type { PaymentProvider } from '../payments/paymentProvider.ts';
 import type { RefundResponse } from '@leadforge/contracts';
 import { purchasesTotal } from '../billingMetrics.ts';
 import { appendEntry, inTransaction, lockBalance } from './ledger.ts';
-import { dollars, type PurchaseRow } from './purchases.ts';
+import { dollars, isAmountMismatch, type PurchaseRow } from './purchases.ts';
 
 export const REFUND_WINDOW_DAYS = 7;
 
@@ -65,4 +67,25 @@ export async function reversePurchase(db: Db, purchaseId: string, details: Rever
   });
   if (result.reversedNow) purchasesTotal.inc({ kind: result.purchase.kind, outcome: 'refunded' });
   return result;
+}
+
+/**
+ * A capture whose amount is not the order's is never honoured, so the buyer gets it all back at once:
+ * refunded in full through the provider that took it, and recorded on the purchase (which stays
+ * failed, with `refunded_at`). When the provider cannot be reached, the next execute or webhook retries.
+ */
+export async function refundMismatchedCapture(db: Db, provider: PaymentProvider, p: PurchaseRow, log: Logger): Promise<PurchaseRow> {
+  if (!isAmountMismatch(p) || p.refunded_at || !p.capture_id) return p;
+  try {
+    const { refundId } = await provider.refundCapture(p.capture_id, p.id, null);
+    const [refunded]: PurchaseRow[] = await db('purchases').where({ id: p.id, status: 'failed' }).whereNull('refunded_at')
+      .update({ refunded_at: db.fn.now(), refund_id: refundId, refund_reason: 'captured amount did not match the order' }).returning('*');
+    if (!refunded) return (await db('purchases').where({ id: p.id }).first()) as PurchaseRow;
+    purchasesTotal.inc({ kind: p.kind, outcome: 'mismatch_refunded' });
+    log.warn({ purchaseId: p.id, refundId, failure: p.failure }, 'capture amount did not match the order: refunded in full');
+    return refunded;
+  } catch (err) {
+    log.error({ err, purchaseId: p.id }, 'could not refund a capture whose amount did not match; the next execute or webhook retries');
+    return p;
+  }
 }

@@ -28,6 +28,15 @@ export interface CaptureView {
   customId?: string;
 }
 
+/** An order as the provider holds it: what the buyer approved, and its capture once there is one. */
+export interface OrderView {
+  id: string;
+  status: string;
+  amountCents: number | null;
+  currency: string;
+  capture?: CaptureView;
+}
+
 export type CaptureOutcome =
   | { kind: 'captured'; capture: CaptureView }
   | { kind: 'not_approved' }
@@ -54,9 +63,12 @@ export interface PaymentProvider {
   /** Public id the browser's SDK needs ('' for the test checkout). */
   readonly clientId: string;
   createOrder(order: OrderRequest): Promise<ProviderOrder>;
+  /** Reads an order without changing it; undefined when the provider does not know it. */
+  getOrder(orderId: string): Promise<OrderView | undefined>;
   /** Captures once whatever the number of calls; an order captured earlier answers its capture. */
   captureOrder(orderId: string, purchaseId: string): Promise<CaptureOutcome>;
-  refundCapture(captureId: string, purchaseId: string, amountCents: number): Promise<RefundResult>;
+  /** Refunds `amountCents`, or the whole capture when null. */
+  refundCapture(captureId: string, purchaseId: string, amountCents: number | null): Promise<RefundResult>;
   /** True only for a delivery the provider confirms it sent. */
   verifyWebhook(delivery: WebhookDelivery): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 import { PaypalClient, type PaypalClientOptions, type PaypalCredentials } from './paypalClient.ts';
 import {
   ProviderRefused, centsOf, valueOf,
-  type CaptureOutcome, type CaptureView, type OrderRequest, type PaymentProvider, type ProviderOrder, type RefundResult, type WebhookDelivery,
+  type CaptureOutcome, type CaptureView, type OrderRequest, type OrderView, type PaymentProvider, type ProviderOrder, type RefundResult, type WebhookDelivery,
 } from './paymentProvider.ts';
 
 /** The parts of an Orders v2 order we read (PayPal sends much more). */
@@ -11,6 +11,7 @@ interface PaypalOrder {
   links?: { href: string; rel: string }[];
   purchase_units?: {
     custom_id?: string;
+    amount?: { value?: string; currency_code?: string };
     payments?: { captures?: { id: string; status: string; amount?: { value?: string; currency_code?: string }; custom_id?: string }[] };
   }[];
 }
@@ -68,6 +69,18 @@ export class PaypalProvider implements PaymentProvider {
     return { id: created.id, status: created.status, approveUrl: approve?.href };
   }
 
+  async getOrder(orderId: string): Promise<OrderView | undefined> {
+    let order: PaypalOrder;
+    try {
+      order = await this.client.call<PaypalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`, { operation: 'get_order' });
+    } catch (err) {
+      if (err instanceof ProviderRefused && (err.status === 404 || err.issue === 'RESOURCE_NOT_FOUND' || err.issue === 'INVALID_RESOURCE_ID')) return undefined;
+      throw err;
+    }
+    const amount = order.purchase_units?.[0]?.amount;
+    return { id: order.id, status: order.status, amountCents: centsOf(amount?.value), currency: amount?.currency_code ?? '', capture: captureOf(order) };
+  }
+
   async captureOrder(orderId: string, purchaseId: string): Promise<CaptureOutcome> {
     const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}`;
     let order: PaypalOrder;
@@ -93,12 +106,13 @@ export class PaypalProvider implements PaymentProvider {
     return { kind: 'captured', capture };
   }
 
-  async refundCapture(captureId: string, purchaseId: string, amountCents: number): Promise<RefundResult> {
+  async refundCapture(captureId: string, purchaseId: string, amountCents: number | null): Promise<RefundResult> {
     try {
       const refund = await this.client.call<{ id: string; status: string }>('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
         operation: 'refund',
         requestId: `refund-${purchaseId}`,
-        body: { amount: { currency_code: 'USD', value: valueOf(amountCents) }, note_to_payer: 'Leadforge refund' },
+        // Without an amount PayPal refunds the whole capture.
+        body: { ...(amountCents === null ? {} : { amount: { currency_code: 'USD', value: valueOf(amountCents) } }), note_to_payer: 'Leadforge refund' },
       });
       return { refundId: refund.id, status: refund.status };
     } catch (err) {

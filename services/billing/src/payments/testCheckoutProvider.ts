@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '@leadforge/kit';
 import { notFound } from '@leadforge/kit';
-import { valueOf, type CaptureOutcome, type OrderRequest, type PaymentProvider, type ProviderOrder, type RefundResult } from './paymentProvider.ts';
+import { centsOf, valueOf, type CaptureOutcome, type OrderRequest, type OrderView, type PaymentProvider, type ProviderOrder, type RefundResult } from './paymentProvider.ts';
 
 interface TestOrderRow {
   id: string;
@@ -46,6 +46,16 @@ export class TestCheckoutProvider implements PaymentProvider {
     return { order_id: row.id, status: 'APPROVED', payer_id: row.payer_id ?? payerId };
   }
 
+  async getOrder(orderId: string): Promise<OrderView | undefined> {
+    const row: TestOrderRow | undefined = await this.db('test_checkout_orders').where({ id: orderId }).first();
+    if (!row) return undefined;
+    const amountCents = centsOf(row.amount_value);
+    const capture = row.capture_id
+      ? { orderId, captureId: row.capture_id, status: 'COMPLETED', amountCents, currency: row.currency, customId: row.purchase_id }
+      : undefined;
+    return { id: row.id, status: row.status, amountCents, currency: row.currency, capture };
+  }
+
   async captureOrder(orderId: string): Promise<CaptureOutcome> {
     return this.db.transaction(async (trx) => {
       const row: TestOrderRow | undefined = await trx('test_checkout_orders').where({ id: orderId }).forUpdate().first();
@@ -56,10 +66,9 @@ export class TestCheckoutProvider implements PaymentProvider {
         captureId = testId('TESTCAP');
         await trx('test_checkout_orders').where({ id: orderId }).update({ status: 'COMPLETED', capture_id: captureId, updated_at: trx.fn.now() });
       }
-      const [whole, cents] = row.amount_value.split('.');
       return {
         kind: 'captured',
-        capture: { orderId, captureId: captureId!, status: 'COMPLETED', amountCents: Number(whole) * 100 + Number(cents), currency: row.currency, customId: row.purchase_id },
+        capture: { orderId, captureId: captureId!, status: 'COMPLETED', amountCents: centsOf(row.amount_value), currency: row.currency, customId: row.purchase_id },
       } as const;
     });
   }

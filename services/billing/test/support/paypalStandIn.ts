@@ -267,6 +267,30 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
     setCapturedAmount(value: string | undefined) {
       capturedAmountOverride = value;
     },
+    /** Captures an approved order as our capture call would, without anyone hearing the answer (a crash before the grant). */
+    captureUnheard(orderId: string) {
+      const order = orders.get(orderId)!;
+      order.status = 'COMPLETED';
+      order.capture = { id: paypalId(), status: 'COMPLETED', refunded: false };
+    },
+    /** Whether PayPal holds the order's capture as refunded. */
+    refunded: (orderId: string) => orders.get(orderId)?.capture?.refunded === true,
+    /**
+     * A genuinely signed PAYMENT.CAPTURE.COMPLETED that names our purchase (custom_id) but is about
+     * another capture for another amount: PayPal vouches for the delivery, not for our order.
+     */
+    foreignCaptureEvent(orderId: string, value: string) {
+      const unit = orders.get(orderId)!.request.purchase_units[0];
+      return webhook('PAYMENT.CAPTURE.COMPLETED', {
+        ...structuredClone(WEBHOOK_FIXTURE.resource),
+        id: paypalId(),
+        status: 'COMPLETED',
+        amount: { currency_code: unit.amount.currency_code, value },
+        custom_id: unit.custom_id,
+        invoice_id: unit.invoice_id,
+        supplementary_data: { related_ids: { order_id: paypalId() } },
+      });
+    },
     /** Marks a pending capture completed, as PayPal does when its review ends. */
     completePendingCapture(orderId: string) {
       const capture = orders.get(orderId)?.capture;
