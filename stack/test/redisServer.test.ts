@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findRedisServer, startRedis, type RedisServer } from '../src/infra/index.ts';
@@ -42,6 +44,31 @@ describe.skipIf(!installed)(`a private Redis server${installed ? '' : ' (skipped
     const again = new Redis(second.url);
     try {
       expect(await again.get('leadforge:kept')).toBe('yes');
+    } finally {
+      again.disconnect();
+    }
+  });
+
+  it('shuts down cleanly by itself when the process that started it dies by SIGKILL', async () => {
+    const dataDir = path.join(base, 'orphan', 'redis');
+    const script = `import { startRedis } from ${JSON.stringify(fileURLToPath(new URL('../src/infra/index.ts', import.meta.url)))};
+      const server = await startRedis({ dataDir: ${JSON.stringify(dataDir)} });
+      console.log(server.pid, server.url);
+      setInterval(() => {}, 1000);`;
+    const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [pid, url] = await new Promise<string[]>((resolve) => owner.stdout.once('data', (chunk) => resolve(String(chunk).trim().split(' '))));
+    const client = new Redis(url!);
+    await client.set('leadforge:orphan', 'flushed');
+    client.disconnect();
+
+    owner.kill('SIGKILL');
+    await expect.poll(() => isAlive(Number(pid)), { timeout: 10_000, interval: 200 }).toBe(false);
+    expect(fs.readFileSync(path.join(base, 'orphan', 'redis.log'), 'utf8')).toMatch(/Received SIGTERM/);
+    const restarted = await startRedis({ dataDir });
+    running.push(restarted);
+    const again = new Redis(restarted.url);
+    try {
+      expect(await again.get('leadforge:orphan')).toBe('flushed');
     } finally {
       again.disconnect();
     }

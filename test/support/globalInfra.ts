@@ -33,9 +33,22 @@ export default async function setup(): Promise<() => Promise<void>> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-test-infra-'));
   // The postgres user (PostgreSQL's when the tests run as root) must reach its folder inside.
   fs.chmodSync(base, 0o755);
-  const stops: Array<() => Promise<void>> = [];
+  const servers: Array<{ pid: number; stop(): Promise<void> }> = [];
+  // Vitest exits on Ctrl-C without tearing down: throwaway servers then go at once, with their folder.
+  const onExit = () => {
+    for (const { pid } of servers) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    fs.rmSync(base, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   const teardown = async () => {
-    await Promise.all(stops.map((stop) => stop()));
+    process.off('exit', onExit);
+    await Promise.all(servers.map((server) => server.stop()));
     fs.rmSync(base, { recursive: true, force: true });
   };
 
@@ -48,11 +61,11 @@ export default async function setup(): Promise<() => Promise<void>> {
       process.env.TEST_REDIS_URL === undefined && installed(findRedisServer) ? startRedis({ dataDir: path.join(base, 'redis') }) : undefined,
     ]);
     if (postgres) {
-      stops.push(() => postgres.stop());
+      servers.push(postgres);
       process.env.TEST_DATABASE_URL = postgres.url();
     }
     if (redis) {
-      stops.push(() => redis.stop());
+      servers.push(redis);
       process.env.TEST_REDIS_URL = redis.url;
     }
   } catch (err) {

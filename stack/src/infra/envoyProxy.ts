@@ -124,5 +124,5 @@ export async function startEnvoy(options: StartEnvoyOptions): Promise<EnvoyProce
   const envoy = spawnServer(binary, ['--config-path', configFile, '--log-level', 'warn', '--disable-hot-restart'], { logFile });
   const ready = () => fetch(`${adminUrl}/ready`).then(async (res) => res.ok && (await res.text()).trim() === 'LIVE', () => false);
   await waitUntilReady(envoy, `Envoy (${configFile})`, ready, READY_TIMEOUT_MS);
-  return { pid: envoy.pid, adminUrl, logFile, stop: () => envoy.stop('SIGTERM', STOP_TIMEOUT_MS) };
+  return { pid: envoy.pid, adminUrl, logFile, stop: () => envoy.stop(STOP_TIMEOUT_MS) };
 }

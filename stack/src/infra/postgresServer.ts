@@ -72,6 +72,7 @@ export async function startPostgres(options: PostgresServerOptions): Promise<Pos
     gid: user?.gid,
     log: options.log,
     logFile: path.join(path.dirname(dataDir), 'postgres.log'),
+    stopSignal: 'SIGINT',
   });
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const removeSocketDir = () => { if (socketDir !== dataDir) fs.rmSync(socketDir, { recursive: true, force: true }); };
@@ -102,7 +103,7 @@ export async function startPostgres(options: PostgresServerOptions): Promise<Pos
       }
     },
     async stop() {
-      await server.stop('SIGINT', 30_000);
+      await server.stop(30_000);
       removeSocketDir();
     },
   };

@@ -44,13 +44,13 @@ export async function startRedis(options: RedisServerOptions): Promise<RedisServ
     '--appendonly', 'yes',
     '--save', '',
     '--daemonize', 'no',
-  ], { cwd: dataDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, log: options.log, logFile: path.join(path.dirname(dataDir), 'redis.log') });
+  ], { cwd: dataDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, log: options.log, logFile: path.join(path.dirname(dataDir), 'redis.log'), stopSignal: 'SIGTERM' });
   await waitUntilReady(server, `Redis on 127.0.0.1:${port} (${dataDir})`, () => pongs(port), 30_000);
   return {
     port,
     pid: server.pid,
     url: `redis://127.0.0.1:${port}`,
-    stop: () => server.stop('SIGTERM', 15_000),
+    stop: () => server.stop(15_000),
   };
 }
 

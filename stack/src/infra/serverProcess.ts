@@ -11,6 +11,8 @@ export interface ServerProcessOptions {
   logFile?: string;
   /** Receives each output line instead of logFile. */
   log?: (line: string) => void;
+  /** Shuts the server down cleanly (SIGTERM when not given); also sent to it when this process dies without stopping it (even by SIGKILL). */
+  stopSignal?: NodeJS.Signals;
 }
 
 /** A server program run directly (no shell), in its own process group so a terminal's Ctrl-C reaches only its parent. */
@@ -21,13 +23,14 @@ export interface ServerProcess {
   running(): boolean;
   /** The last lines it wrote, for error messages. */
   logTail(): string;
-  /** Sends `signal`, then SIGKILL to its whole group when it is still running after timeoutMs. */
-  stop(signal: NodeJS.Signals, timeoutMs: number): Promise<void>;
+  /** Sends the stop signal, then SIGKILL to its whole group when it is still running after timeoutMs. */
+  stop(timeoutMs: number): Promise<void>;
 }
 
 const TAIL_LINES = 30;
 
 export function spawnServer(command: string, args: string[], options: ServerProcessOptions): ServerProcess {
+  const stopSignal = options.stopSignal ?? 'SIGTERM';
   const logStart = options.logFile && fs.existsSync(options.logFile) ? fs.statSync(options.logFile).size : 0;
   const logFd = options.log || !options.logFile ? undefined : fs.openSync(options.logFile, 'a');
   const child = spawn(command, args, {
@@ -50,10 +53,15 @@ export function spawnServer(command: string, args: string[], options: ServerProc
     });
   }
 
+  const stopWatching = child.pid ? watchParent(child.pid, stopSignal) : () => {};
   let done = false;
   const exited = new Promise<string>((resolve) => {
     child.once('error', (err) => { done = true; resolve(`failed to start: ${err.message}`); });
-    child.once('exit', (code, signal) => { done = true; resolve(signal ? `killed by ${signal}` : `exited with code ${code}`); });
+    child.once('exit', (code, signal) => {
+      done = true;
+      stopWatching();
+      resolve(signal ? `killed by ${signal}` : `exited with code ${code}`);
+    });
   });
 
   return {
@@ -62,12 +70,12 @@ export function spawnServer(command: string, args: string[], options: ServerProc
     running: () => !done,
     logTail() {
       if (!options.logFile || options.log) return recent.join('\n');
-      const text = fs.existsSync(options.logFile) ? fs.readFileSync(options.logFile, 'utf8').slice(logStart) : '';
+      const text = fs.existsSync(options.logFile) ? fs.readFileSync(options.logFile).subarray(logStart).toString('utf8') : '';
       return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
     },
-    async stop(signal, timeoutMs) {
+    async stop(timeoutMs) {
       if (done) return;
-      child.kill(signal);
+      child.kill(stopSignal);
       const timer = new Promise<'timeout'>((resolve) => setTimeout(resolve, timeoutMs, 'timeout').unref());
       if ((await Promise.race([exited, timer])) !== 'timeout') return;
       try {
@@ -80,13 +88,33 @@ export function spawnServer(command: string, args: string[], options: ServerProc
   };
 }
 
+/**
+ * A tiny shell, in its own process group like the server, that signals the server once this process
+ * is gone, so a crashed or killed parent leaves no server behind holding its port and data folder.
+ */
+function watchParent(serverPid: number, signal: NodeJS.Signals): () => void {
+  const watchdog = spawn('/bin/sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -"$3" "$2" 2>/dev/null', 'watchdog', String(process.pid), String(serverPid), signal.replace(/^SIG/, '')], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  watchdog.unref();
+  watchdog.on('error', () => {});
+  return () => {
+    try {
+      process.kill(-watchdog.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
 /** Polls `ready` until it resolves true; fails early, with the server's own words, when the server dies first. */
 export async function waitUntilReady(server: ServerProcess, what: string, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (server.running()) {
     if (await ready()) return;
     if (Date.now() > deadline) {
-      await server.stop('SIGKILL', 5000);
+      await server.stop(5000);
       throw new Error(`${what} did not become ready within ${timeoutMs} ms:\n${server.logTail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

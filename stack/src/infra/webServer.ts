@@ -86,5 +86,5 @@ http {
   const server = spawnServer(nginx, ['-e', 'stderr', '-p', workDir, '-c', configFile], options.log ? { log: options.log } : { logFile: path.join(workDir, 'nginx.log') });
   const ready = () => fetch(`${url}/healthz`).then((res) => res.ok, () => false);
   await waitUntilReady(server, `nginx (${configFile})`, ready, READY_TIMEOUT_MS);
-  return { port, pid: server.pid, url, stop: () => server.stop('SIGTERM', STOP_TIMEOUT_MS) };
+  return { port, pid: server.pid, url, stop: () => server.stop(STOP_TIMEOUT_MS) };
 }
