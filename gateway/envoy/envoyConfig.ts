@@ -51,7 +51,11 @@ export interface EnvoyConfigOptions {
   listen?: { address: string; port: number };
   healthPort?: number;
   adminPort?: number;
+  /** Request spans sent over OTLP/HTTP to this collector (`/v1/traces`), as `leadforge-gateway`. */
+  tracing?: { collector: Upstream };
 }
+
+const TRACING_CLUSTER = 'otel_collector';
 
 const JWT_FILTER = 'envoy.filters.http.jwt_authn';
 const RBAC_FILTER = 'envoy.filters.http.rbac';
@@ -298,6 +302,22 @@ function listener(name: string, address: string, port: number, manager: Json): J
   };
 }
 
+/** The OpenTelemetry tracer: a span per request, its traceparent passed on to the services. */
+function tracing(collector: Upstream): Json {
+  return {
+    provider: {
+      name: 'envoy.tracers.opentelemetry',
+      typed_config: {
+        '@type': type('envoy.config.trace.v3.OpenTelemetryConfig'),
+        http_service: {
+          http_uri: { uri: `http://${collector.host}:${collector.port}/v1/traces`, cluster: TRACING_CLUSTER, timeout: '2s' },
+        },
+        service_name: 'leadforge-gateway',
+      },
+    },
+  };
+}
+
 /**
  * With no options, the cluster's gateway (gateway/envoy/envoy.yaml); `npm run start:distributed` and
  * the edge tests pass loopback upstreams and ports to run the same edge on one machine.
@@ -333,6 +353,7 @@ export function envoyConfig(options: EnvoyConfigOptions = {}): Json {
       virtual_hosts: [{ name: 'leadforge', domains: ['*'], routes: routes(table) }],
     },
     http_filters: httpFilters('auth', upstreams('auth')[0]),
+    ...(options.tracing ? { tracing: tracing(options.tracing.collector) } : {}),
   });
   const health = listener('health', listen.address, options.healthPort ?? HEALTH_PORT, {
     stat_prefix: 'health',
@@ -354,7 +375,10 @@ export function envoyConfig(options: EnvoyConfigOptions = {}): Json {
     admin: { address: { socket_address: { address: '127.0.0.1', port_value: options.adminPort ?? ADMIN_PORT } } },
     static_resources: {
       listeners: [main, health],
-      clusters: [...services, WEB_CLUSTER].map((name) => cluster(name, upstreams(name))),
+      clusters: [
+        ...[...services, WEB_CLUSTER].map((name) => cluster(name, upstreams(name))),
+        ...(options.tracing ? [cluster(TRACING_CLUSTER, [options.tracing.collector])] : []),
+      ],
     },
   };
 }

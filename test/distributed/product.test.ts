@@ -14,6 +14,7 @@ import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/t
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { startOtlpCollector, type OtlpCollector } from '../support/otlpCollector.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -36,6 +37,7 @@ const programOf = (pid: number) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').
 describe.skipIf(Boolean(missing))(`the product in its production shape, through Envoy${skipReason}`, () => {
   let web: FixtureWeb;
   let paypal: PaypalStandIn;
+  let collector: OtlpCollector;
   let stack: DistributedStackProcess;
   let api: ReturnType<typeof apiClient>;
   let env: NodeJS.ProcessEnv;
@@ -56,7 +58,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
   };
 
   beforeAll(async () => {
-    [web, paypal] = await Promise.all([startFixtureWeb({ sites: 60 }), startPaypalStandIn()]);
+    [web, paypal, collector] = await Promise.all([startFixtureWeb({ sites: 60 }), startPaypalStandIn(), startOtlpCollector()]);
     env = {
       ...paypal.env,
       ADMIN_EMAILS: ADMIN,
@@ -71,6 +73,8 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
       SCRAPER_JOB_POLL_MS: '200',
       SCRAPER_LEAD_BATCH_MS: '100',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FIXTURE_HOSTS_PRELOAD}`.trim(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: '200',
     };
     stack = await startDistributedStack({ env });
     api = apiClient(stack.url);
@@ -80,7 +84,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
   }, 900_000);
   afterAll(async () => {
     await stack?.stop();
-    await Promise.all([web?.close(), paypal?.close()]);
+    await Promise.all([web?.close(), paypal?.close(), collector?.close()]);
   });
 
   it('runs every part as its own process, listed in topology.json with the real pids', async () => {
@@ -161,6 +165,34 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     expect(messages.at(-1)!.data).toMatchObject({ status: 'completed', stats: { total_found: 25, credits_used: 25, remaining_credits: 85 } });
     expect(await balance(user.auth)).toBe(85);
     expect(new Set(leads.map((l: { company: string }) => l.company)).size).toBe(25);
+  }, 180_000);
+
+  it('one trace follows a search from Envoy through leads, Kafka and a scraper replica back to leads', async () => {
+    const user = await register('Trace Searcher');
+    await until(() => balance(user.auth), (b) => b === 10);
+    const started = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 5 }, user.auth);
+    expect(started.status).toBe(201);
+    await readFeed(`${stack.url}/api/lead-searches/${started.body.id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 120_000 });
+    const isRequest = (span: { service: string; attributes: Record<string, unknown> }) => span.service === 'leadforge-leads'
+      && span.attributes['http.route'] === '/api/lead-searches' && span.attributes['http.request.method'] === 'POST';
+    const names = (spans: Array<{ service: string; name: string }>) => spans.map((s) => `${s.service}: ${s.name}`);
+    let traced = collector.traceOf(isRequest);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !['leadforge-gateway', 'leadforge-scraper'].every((service) => traced.some((s) => s.service === service)
+      && traced.some((s) => s.service === 'leadforge-leads' && s.name.startsWith('consume ')))) {
+      await new Promise((r) => setTimeout(r, 250));
+      traced = collector.traceOf(isRequest);
+    }
+    expect(names(traced)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^leadforge-gateway: /),
+      expect.stringMatching(/^leadforge-leads: /),
+      'leadforge-scraper: consume search.requested',
+      'leadforge-scraper: search run',
+      expect.stringMatching(/^leadforge-leads: consume /),
+    ]));
+    // The gateway's span is the root: every other span of the trace descends from it.
+    const root = traced.find((s) => s.service === 'leadforge-gateway')!;
+    expect(root.parentSpanId).toBe('');
   }, 180_000);
 
   it('Ctrl-C stops every process and exits 0; a second start on the same data keeps accounts, purchases and sessions', async () => {

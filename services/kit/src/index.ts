@@ -14,3 +14,4 @@ export * from './http/hostileInput.ts';
 export * from './http/schemaValidation.ts';
 export * from './http/rateLimits.ts';
 export * from './perService.ts';
+export { activeTraceparent, inTraceOf } from './tracing.ts';

@@ -174,7 +174,13 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     stage();
     const upstreams: Record<string, Array<{ host: string; port: number }>> = { web: [{ host: '127.0.0.1', port: web.port }] };
     for (const instance of instances) (upstreams[instance.service] ??= []).push({ host: '127.0.0.1', port: ports.get(instance.name)! });
-    const config = envoyConfig({ upstreams, listen: { address: '127.0.0.1', port: options.port }, healthPort: await freePort() });
+    const otlp = options.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new URL(options.env.OTEL_EXPORTER_OTLP_ENDPOINT) : undefined;
+    const config = envoyConfig({
+      upstreams,
+      listen: { address: '127.0.0.1', port: options.port },
+      healthPort: await freePort(),
+      ...(otlp ? { tracing: { collector: { host: otlp.hostname, port: Number(otlp.port || 80) } } } : {}),
+    });
     const envoy = await startEnvoy({ config, workDir: dirs.envoy });
     track({ name: 'envoy', pid: envoy.pid, url: `http://127.0.0.1:${options.port}`, stop: () => envoy.stop() }, since);
 

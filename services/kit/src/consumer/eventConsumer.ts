@@ -6,6 +6,7 @@ import { EventEnvelope, type EventData, type EventType } from '@leadforge/contra
 import type { Bus, BusMessage, Subscription } from '../bus/bus.ts';
 import type { Db } from '../db/database.ts';
 import { eventDataProblem } from '../outbox/eventData.ts';
+import { inTraceOf } from '../tracing.ts';
 
 const handledTotal = (register.getSingleMetric('leadforge_events_handled_total') as Counter<'service' | 'group' | 'type' | 'outcome'> | undefined)
   ?? new Counter({
@@ -109,5 +110,12 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
     }
   }
 
-  return bus.subscribe({ group, topics, handler: handle });
+  // Each event is handled in a span that continues the trace of the request that caused it.
+  const traced = (message: BusMessage) => inTraceOf(
+    typeof message.envelope?.traceparent === 'string' ? message.envelope.traceparent : undefined,
+    `consume ${message.envelope?.type ?? message.topic}`,
+    { 'messaging.destination.name': message.topic, 'messaging.consumer.group.name': group },
+    () => handle(message),
+  );
+  return bus.subscribe({ group, topics, handler: traced });
 }

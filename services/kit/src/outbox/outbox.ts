@@ -8,6 +8,7 @@ import { EVENT_TYPES, type EventData, type EventEnvelope, type EventType } from 
 import type { Bus } from '../bus/bus.ts';
 import type { Db } from '../db/database.ts';
 import { eventDataProblem } from './eventData.ts';
+import { activeTraceparent } from '../tracing.ts';
 
 const backlog = (register.getSingleMetric('leadforge_outbox_backlog') as Gauge<'service'> | undefined)
   ?? new Gauge({ name: 'leadforge_outbox_backlog', help: 'Outbox events not yet published.', labelNames: ['service'] });
@@ -38,8 +39,10 @@ export async function emitEvent<T extends EventType>(
     occurred_at: new Date().toISOString(),
     key,
     data,
-    ...(opts.traceparent ? { traceparent: opts.traceparent } : {}),
   };
+  // The trace of the request (or event) that made the change travels with the event.
+  const traceparent = opts.traceparent ?? activeTraceparent();
+  if (traceparent) envelope.traceparent = traceparent;
   await trx('kit_outbox').insert({ event_id: envelope.id, topic: EVENT_TYPES[type].topic, key, envelope: JSON.stringify(envelope) });
   let outermost = trx;
   while (outermost.parentTransaction) outermost = outermost.parentTransaction;

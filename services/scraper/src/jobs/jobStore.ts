@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventData } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import { activeTraceparent, type Db } from '@leadforge/kit';
 
 export interface JobRow {
   search_id: string;
@@ -21,6 +21,7 @@ export interface JobRow {
   with_phone: number;
   with_website: number;
   finish_reason: string | null;
+  traceparent: string | null;
 }
 
 /** Records a requested search; a redelivered request changes nothing. */
@@ -33,6 +34,7 @@ export async function recordSearch(trx: Knex.Transaction, data: EventData<'searc
     location: data.location,
     quantity: Math.max(0, data.quantity),
     deadline_at: deadline,
+    traceparent: activeTraceparent() ?? null,
   }).onConflict('search_id').ignore();
 }
 

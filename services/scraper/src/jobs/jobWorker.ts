@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
+import { inTraceOf, type Db } from '@leadforge/kit';
 import type { ScraperConfig } from '../config.ts';
 import { claimJob, releaseLease, renewLease, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';
@@ -100,7 +100,7 @@ export class JobWorker {
   private begin(job: JobRow): void {
     const controller = new AbortController();
     const heartbeat = setInterval(() => void this.renew(job.search_id, controller), Math.min(this.jobs.leaseMs / 3, 2_000));
-    const done = this.runJob(job, controller.signal)
+    const done = inTraceOf(job.traceparent ?? undefined, 'search run', { 'leadforge.search_id': job.search_id }, () => this.runJob(job, controller.signal))
       .catch((error) => this.log.error({ err: error, searchId: job.search_id }, 'search run failed; another attempt will follow when its lease expires'))
       .finally(async () => {
         clearInterval(heartbeat);
