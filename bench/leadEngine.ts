@@ -17,6 +17,9 @@ import { JobWorker } from '../services/scraper/src/jobs/jobWorker.ts';
 import { readJob, recordSearch } from '../services/scraper/src/jobs/jobStore.ts';
 import { SearchRun } from '../services/scraper/src/jobs/searchRun.ts';
 import { OutboundClient } from '../services/scraper/src/outbound/outboundClient.ts';
+import { loadParseConfig } from '../services/scraper/src/parsing/parseConfig.ts';
+import { acquireParsePool } from '../services/scraper/src/parsing/parsePool.ts';
+import { createPageReader } from '../services/scraper/src/parsing/pageReader.ts';
 import { placesSourceFor } from '../services/scraper/src/places/placesSourceFor.ts';
 import { memoryProxyQuota } from '../services/scraper/src/quota/proxyQuota.ts';
 import { fixtureWebAt, startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
@@ -75,11 +78,15 @@ function startInstance(db: Db, port: number, name: string) {
     usage: { record: () => undefined },
   });
   const placesSource = placesSourceFor(config, client.fetchJson);
-  const enrich = createSiteEnricher({ client, contactPages: config.contactPagesPerSite });
+  // Pages are parsed in the process's worker pool, as a serving instance does.
+  const parse = loadParseConfig(envFor(port));
+  const parsing = acquireParsePool(parse.workers);
+  const reader = createPageReader({ pool: parsing.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => undefined, log });
+  const enrich = createSiteEnricher({ client, reader, contactPages: config.contactPagesPerSite });
   const worker = new JobWorker(db, name, config.jobs, (job, signal) =>
     new SearchRun(job, { db, owner: name, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
-  return { async stop() { await worker.stop(); await client.close(); } };
+  return { async stop() { await worker.stop(); await client.close(); await parsing.release(); } };
 }
 
 async function runScenario(port: number, instances: number, searches: number, label: string) {

@@ -10,6 +10,9 @@ import { SearchRun } from './jobs/searchRun.ts';
 import type { ConnectRoute } from './outbound/guardedConnector.ts';
 import type { HostLookup } from './outbound/networkGuard.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
+import { loadParseConfig } from './parsing/parseConfig.ts';
+import { acquireParsePool } from './parsing/parsePool.ts';
+import { createPageReader, type PageReader } from './parsing/pageReader.ts';
 import { placesSourceFor } from './places/placesSourceFor.ts';
 import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
@@ -31,6 +34,8 @@ export interface ScraperRuntime {
   ctx: ServiceContext;
   config: ScraperConfig;
   client: OutboundClient;
+  /** Parses fetched pages in the process's worker pool, within the parsing budget. */
+  reader: PageReader;
   quota: ProxyQuota;
   usage: UsageRecorder;
   worker: JobWorker;
@@ -68,8 +73,16 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   if ((config.placesSource === 'google' && !config.googlePlacesApiKey) || (config.placesSource === 'decodo' && !config.decodoScraperToken)) {
     ctx.log.warn({ placesSource: config.placesSource }, 'the chosen places source has no credentials: searches will finish as "source_failed"');
   }
+  const parse = loadParseConfig(ctx.env);
+  const parsePool = acquireParsePool(parse.workers);
+  // Workers load tsx and the extraction code once, now, rather than on the first pages.
+  void parsePool.pool.warm().catch((err) => ctx.log.warn({ err }, 'could not start the page parsing workers'));
+  const reader = createPageReader({
+    pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,
+  });
   const enrich = createSiteEnricher({
     client,
+    reader,
     contactPages: config.contactPagesPerSite,
     mailCheck: config.emailMxCheck ? createDnsMailDomainCheck(hooks.mailResolver) : undefined,
   });
@@ -83,6 +96,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     ctx,
     config,
     client,
+    reader,
     quota,
     usage,
     worker,
@@ -93,6 +107,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
       await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));
       await snapshot?.flush().catch((err) => ctx.log.warn({ err }, 'could not save the proxy quota'));
       await client.close();
+      await parsePool.release();
     },
   };
 }

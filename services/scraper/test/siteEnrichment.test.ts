@@ -7,15 +7,21 @@ import { OutboundClient } from '../src/outbound/outboundClient.ts';
 import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
 import { countryOfTown } from './realSites/placeCountry.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import type { PageReader } from '../src/parsing/pageReader.ts';
+import { testPageReader } from './support/testPageReader.ts';
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
 describe('reading business websites through the fixture web', () => {
   let web: FixtureWeb;
   let client: OutboundClient;
+  let parsing: ReturnType<typeof testPageReader>;
+  let reader: PageReader;
 
   beforeAll(async () => {
     web = await startFixtureWeb({ sites: 20, includeRealSites: true });
+    parsing = testPageReader();
+    reader = parsing.reader;
     client = new OutboundClient({
       userAgent: 'LeadforgeBot/1.0', allowPrivateNetworks: true, lookup: web.loopbackLookup, route: web.route,
       globalConcurrency: 32, perHostConcurrency: 2, perHostDelayMs: 0, maxCrawlDelayMs: 1000, connectTimeoutMs: 1000,
@@ -25,11 +31,12 @@ describe('reading business websites through the fixture web', () => {
   });
   afterAll(async () => {
     await client?.close();
+    await parsing?.release();
     await web?.close();
   });
 
   it('finds every generated site\'s contacts, whichever way the site shows them, within the page cap', async () => {
-    const enrich = createSiteEnricher({ client, contactPages: 3 });
+    const enrich = createSiteEnricher({ client, reader, contactPages: 3 });
     for (const site of web.sites) {
       const found = await enrich(`http://${site.host}/`, 'GB', AbortSignal.timeout(10_000));
       expect({ site: site.host, reached: found.reached }).toEqual({ site: site.host, reached: true });
@@ -42,14 +49,14 @@ describe('reading business websites through the fixture web', () => {
   });
 
   it('fetches no more contact pages than the cap', async () => {
-    const enrich = createSiteEnricher({ client, contactPages: 1 });
+    const enrich = createSiteEnricher({ client, reader, contactPages: 1 });
     const site = web.sites.find((candidate) => candidate.pages.size === 3 && candidate.pages.has('/impressum'))!;
     const found = await enrich(`http://${site.host}/`, 'GB', AbortSignal.timeout(10_000));
     expect(found.pagesFetched).toBe(2);
   });
 
   it('reads the real sites of test/fixtures/real-sites served by the fixture web', async () => {
-    const enrich = createSiteEnricher({ client, contactPages: 3 });
+    const enrich = createSiteEnricher({ client, reader, contactPages: 3 });
     let expected = 0;
     let found = 0;
     let phonesExpected = 0;
@@ -76,7 +83,7 @@ describe('reading business websites through the fixture web', () => {
       },
       resolve4: async () => { throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' }); },
     };
-    const enrich = createSiteEnricher({ client, contactPages: 3, mailCheck: createDnsMailDomainCheck(resolver) });
+    const enrich = createSiteEnricher({ client, reader, contactPages: 3, mailCheck: createDnsMailDomainCheck(resolver) });
     expect((await enrich('http://site-000.fixture.test/', 'GB', AbortSignal.timeout(10_000))).emails).toEqual(['info@site-000.fixture.test']);
     // A null MX (RFC 7505) and a domain without any record both refuse mail.
     expect((await enrich('http://site-001.fixture.test/', 'GB', AbortSignal.timeout(10_000))).emails).toEqual([]);
@@ -84,7 +91,7 @@ describe('reading business websites through the fixture web', () => {
   });
 
   it('reports an unreachable site as not reached rather than failing the search', async () => {
-    const enrich = createSiteEnricher({ client, contactPages: 3 });
+    const enrich = createSiteEnricher({ client, reader, contactPages: 3 });
     const found = await enrich('http://down.fixture.test/', 'GB', AbortSignal.timeout(10_000));
     expect(found).toMatchObject({ reached: false, emails: [], phones: [] });
     expect(found.failure).toContain('down.fixture.test');
@@ -100,7 +107,7 @@ describe('a lead from a place and its website', () => {
   it('puts the place\'s own contacts first, then the site\'s, without repeats', () => {
     const lead = leadOfPlace(place, {
       emails: ['info@bright-dental.co.uk', 'desk@bright-dental.co.uk'], phones: ['+442079460999', '+442079460123'],
-      socials: [{ network: 'facebook', url: 'https://www.facebook.com/bright' }], reached: true, pagesFetched: 2,
+      socials: [{ network: 'facebook', url: 'https://www.facebook.com/bright' }], reached: true, pagesFetched: 2, pagesGivenUp: 0,
     })!;
     expect(lead).toEqual({
       key: 'osm:node/42', name: 'Bright Dental', company: 'Bright Dental',

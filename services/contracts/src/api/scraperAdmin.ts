@@ -27,6 +27,8 @@ export const UsageStatsResponse = Type.Object({
   total_traffic_mb: Type.Number(),
   total_traffic_kb: Type.Number(),
   top_domains: Type.Array(Type.Object({ domain: Type.String(), count: Type.Integer() })),
+  /** Fetched pages given up while reading them (nested too deep, over the parsing time budget). */
+  pages_given_up: Type.Integer(),
   /** Time of the last recorded request, or null when there is none. */
   last_updated: Type.Union([Type.String(), Type.Null()]),
 });

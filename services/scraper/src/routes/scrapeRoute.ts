@@ -1,6 +1,7 @@
 import { ErrorBody, ScrapeRequest, ScrapeResponse } from '@leadforge/contracts';
 import { badGateway, badRequest, HttpError, type App } from '@leadforge/kit';
 import { OutboundError } from '../outbound/outboundErrors.ts';
+import { PageGivenUp } from '../parsing/pageGivenUp.ts';
 import type { ScraperRuntime } from '../runtime.ts';
 import { scrapeData } from '../scrape/scrapeResult.ts';
 
@@ -27,7 +28,7 @@ function answerFor(error: OutboundError): HttpError {
 export async function scrapeRoute(app: App, rt: ScraperRuntime): Promise<void> {
   app.post('/api/scrape', {
     preHandler: app.requireAdmin,
-    schema: { body: ScrapeRequest, response: { 200: ScrapeResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody } },
+    schema: { body: ScrapeRequest, response: { 200: ScrapeResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 422: ErrorBody } },
   }, async (request) => {
     const raw = (request.body as { url: string }).url.trim();
     if (!raw) throw badRequest('Please enter a URL to scrape');
@@ -35,9 +36,11 @@ export async function scrapeRoute(app: App, rt: ScraperRuntime): Promise<void> {
     const url = /^[a-z][a-z0-9+.-]*:/i.test(raw) ? raw : `https://${raw}`;
     try {
       const response = await rt.client.scrape(url, AbortSignal.timeout(rt.config.http.totalTimeoutMs * 2));
-      return { url: response.url, scraped_at: new Date().toISOString(), data: scrapeData(response) };
+      return { url: response.url, scraped_at: new Date().toISOString(), data: await scrapeData(response, rt.reader) };
     } catch (error) {
       if (error instanceof OutboundError) throw answerFor(error);
+      // The page arrived but reading it was given up (nested too deep, over the time budget).
+      if (error instanceof PageGivenUp) throw new HttpError(422, error.message, 'page_given_up');
       throw error;
     }
   });

@@ -101,3 +101,9 @@ export const placesEnriched = metric('leadforge_scraper_places_processed_total',
   help: 'Places the scraper processed, by outcome (lead, no_contact, duplicate, failed).',
   labelNames: ['outcome'] as const,
 }));
+
+export const pagesGivenUp = metric('leadforge_scraper_pages_given_up_total', () => new Counter({
+  name: 'leadforge_scraper_pages_given_up_total',
+  help: 'Fetched pages the scraper gave up reading, by reason (too_deep: nested past the bound; timeout: over the time budget; failed: the worker failed).',
+  labelNames: ['reason'] as const,
+}));

@@ -22,11 +22,12 @@ interface Pending {
   failed: number;
   responseMs: number;
   bytes: number;
+  pagesGivenUp: number;
   lastAt?: Date;
   domains: Map<string, number>;
 }
 
-const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, domains: new Map() });
+const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, pagesGivenUp: 0, domains: new Map() });
 
 /**
  * Counts requests in memory and adds them to the database every second: additive updates, so
@@ -64,6 +65,11 @@ export class UsageRecorder implements UsageSink {
     p.domains.set(entry.domain, (p.domains.get(entry.domain) ?? 0) + 1);
   }
 
+  /** A fetched page given up while reading it (see the parsing pool). */
+  recordPageGivenUp(): void {
+    this.pending.pagesGivenUp++;
+  }
+
   /** Writes what was counted since the last flush; concurrent calls share one write. */
   flush(): Promise<void> {
     this.flushing ??= this.write().finally(() => { this.flushing = undefined; });
@@ -77,7 +83,7 @@ export class UsageRecorder implements UsageSink {
 
   private async write(): Promise<void> {
     const batch = this.pending;
-    if (!batch.successful && !batch.failed) return;
+    if (!batch.successful && !batch.failed && !batch.pagesGivenUp) return;
     this.pending = empty();
     try {
       await this.db.transaction(async (trx) => {
@@ -86,7 +92,8 @@ export class UsageRecorder implements UsageSink {
           failed: trx.raw('failed + ?', [batch.failed]),
           response_ms: trx.raw('response_ms + ?', [batch.responseMs]),
           bytes: trx.raw('bytes + ?', [batch.bytes]),
-          last_request_at: trx.raw('GREATEST(last_request_at, ?::timestamptz)', [batch.lastAt!.toISOString()]),
+          pages_given_up: trx.raw('pages_given_up + ?', [batch.pagesGivenUp]),
+          last_request_at: trx.raw('GREATEST(last_request_at, ?::timestamptz)', [batch.lastAt?.toISOString() ?? null]),
         });
         const rows = [...batch.domains].map(([domain, requests]) => ({ domain, requests }));
         for (let i = 0; i < rows.length; i += 500) {
@@ -107,6 +114,7 @@ export class UsageRecorder implements UsageSink {
     p.failed += batch.failed;
     p.responseMs += batch.responseMs;
     p.bytes += batch.bytes;
+    p.pagesGivenUp += batch.pagesGivenUp;
     p.lastAt = p.lastAt ?? batch.lastAt;
     for (const [domain, count] of batch.domains) p.domains.set(domain, (p.domains.get(domain) ?? 0) + count);
   }

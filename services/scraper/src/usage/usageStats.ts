@@ -29,6 +29,7 @@ export async function readUsageStats(db: Db, remainingRequests: number): Promise
     total_traffic_mb: round2(bytes / (1024 * 1024)),
     total_traffic_kb: round2(bytes / 1024),
     top_domains: domains.map(({ domain, requests }) => ({ domain, count: requests })),
+    pages_given_up: Number(totals?.pages_given_up ?? 0),
     last_updated: totals?.last_request_at ? new Date(totals.last_request_at).toISOString() : null,
   };
 }
@@ -38,6 +39,6 @@ export async function clearUsage(db: Db): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('scraper_usage_domains').delete();
     await trx('scraper_usage_totals').where({ id: 1 })
-      .update({ successful: 0, failed: 0, response_ms: 0, bytes: 0, last_request_at: null, reset_at: trx.fn.now() });
+      .update({ successful: 0, failed: 0, response_ms: 0, bytes: 0, pages_given_up: 0, last_request_at: null, reset_at: trx.fn.now() });
   });
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { HostLookup, ResolvedAddress } from '../../src/outbound/networkGuard.ts';
 import type { ConnectRoute } from '../../src/outbound/guardedConnector.ts';
 import { generateBusinessSites, type BusinessSite } from './businessSites.ts';
+import { HOSTILE_HOSTS, hostileAnswer } from './hostilePages.ts';
 import { loadRealSiteHosts, realSitePage, type RealSiteHost } from './realSiteHosts.ts';
 import {
   decodoGoogleMaps, decodoSubscriptions, googleSearchText, nominatimSearch, overpassInterpreter, type FixturePlace,
@@ -33,6 +34,8 @@ export interface FixtureWebOptions {
   includeRealSites?: boolean;
   /** Fault hosts listed among the places too (they always answer when asked directly). */
   includeFaultPlaces?: boolean;
+  /** The nested-page hosts of hostilePages.ts listed among the places (they always answer when asked directly). */
+  includeHostilePlaces?: boolean;
   /** Credentials the forward proxy requires; none means it requires none. */
   proxyCredentials?: { username: string; password: string };
   decodoApiKey?: string;
@@ -116,6 +119,10 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
   }
   if (options.includeFaultPlaces) {
     Object.values(FAULT_HOSTS).forEach((host, i) => places.push({ id: 9000 + i, name: `Fault ${host}`, website: `http://${host}/`, city: 'London' }));
+  }
+
+  if (options.includeHostilePlaces) {
+    [HOSTILE_HOSTS.nested, HOSTILE_HOSTS.nestedContact].forEach((host, i) => places.push({ id: 9500 + i, name: `Hostile ${host}`, website: `http://${host}/`, city: 'London' }));
   }
 
   const proxyAllowed = (header: string | undefined): boolean => {
@@ -258,6 +265,8 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
       }
       if (host === 'ip-check.fixture.test') return json(res, 200, { proxy: { ip: PUBLIC_LOOKING_ADDRESS }, isp: { isp: 'Fixture ISP' }, city: { name: 'London' } });
       if (await faultSite(host, req, res, url)) return;
+      const hostile = url.pathname === '/robots.txt' ? undefined : hostileAnswer(host, url.pathname);
+      if (hostile) return void (res.writeHead(200, { 'content-type': hostile.contentType }), res.end(hostile.body));
       const site = siteByHost.get(host);
       if (site) {
         if (url.pathname === '/robots.txt') {

@@ -10,6 +10,7 @@ import { placesSourceFor } from '../../src/places/placesSourceFor.ts';
 import { memoryProxyQuota, type ProxyQuota } from '../../src/quota/proxyQuota.ts';
 import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './scraperUnderTest.ts';
+import { testPageReader } from './testPageReader.ts';
 
 export const MIGRATIONS_DIR = new URL('../../src/db/migrations', import.meta.url).pathname;
 
@@ -39,7 +40,8 @@ export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: s
     usage: { record: () => undefined },
   });
   const placesSource = placesSourceFor(config, client.fetchJson);
-  const enrich = createSiteEnricher({ client, contactPages: config.contactPagesPerSite });
+  const parsing = testPageReader();
+  const enrich = createSiteEnricher({ client, reader: parsing.reader, contactPages: config.contactPagesPerSite });
   const worker = new JobWorker(options.db, options.owner, config.jobs, (job, signal) =>
     new SearchRun(job, { db: options.db, owner: options.owner, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
@@ -51,6 +53,7 @@ export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: s
     async stop() {
       await worker.stop();
       await client.close();
+      await parsing.release();
     },
   };
 }

@@ -47,7 +47,7 @@ export function fixtureEnv(web: FixtureWebAddress, extra: NodeJS.ProcessEnv = {}
  * The scraper service on a free port with its own database (PGlite or a fresh Postgres
  * database), its own in-process bus, the fixture web for every outside host, and test tokens.
  */
-export async function startScraperUnderTest(options: { kind: TestDatabaseKind; web: FixtureWeb; env?: NodeJS.ProcessEnv; bus?: Bus; publicAddresses?: boolean }): Promise<ScraperUnderTest> {
+export async function startScraperUnderTest(options: { kind: TestDatabaseKind; web: FixtureWebAddress; env?: NodeJS.ProcessEnv; bus?: Bus; publicAddresses?: boolean }): Promise<ScraperUnderTest> {
   const identities = testIdentities();
   const bus = options.bus ?? createMemoryBus();
   const def = createScraperService({ lookup: options.publicAddresses ? options.web.publicLookup : options.web.loopbackLookup, route: options.web.route });

@@ -1,5 +1,7 @@
-import { loadHtml } from './pageContacts.ts';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from './boundedHtml.ts';
 import { hostOf, sameSite } from './siteDomain.ts';
+import { textOf } from './textOf.ts';
 
 // How likely a page is to carry the business's contacts, by words in its link text or path.
 const PAGE_KINDS: { score: number; words: RegExp }[] = [
@@ -36,10 +38,10 @@ function fold(text: string): string {
  * Same-site links from a home page to its contact, legal (impressum / imprint) and about pages,
  * best first, at most `cap`.
  */
-export function findContactPages(homeUrl: string, html: string, cap = 3): string[] {
+export function findContactPages(homeUrl: string, html: string | CheerioAPI, cap = 3): string[] {
   const homeHost = hostOf(homeUrl);
   if (!homeHost) return [];
-  const $ = loadHtml(html);
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   const home = new URL(homeUrl);
   const homeWithoutHash = home.href.split('#')[0];
   const candidates = new Map<string, { score: number; order: number }>();
@@ -55,7 +57,7 @@ export function findContactPages(homeUrl: string, html: string, cap = 3): string
     if (!/^https?:$/.test(url.protocol) || !sameSite(url.hostname, homeHost) || NOT_A_PAGE.test(url.pathname)) return;
     url.hash = '';
     if (url.href === homeWithoutHash) return;
-    const words = `${fold($(el).text())} ${fold(decodePath(url.pathname))}`;
+    const words = `${fold(textOf(el))} ${fold(decodePath(url.pathname))}`;
     const score = Math.max(0, ...PAGE_KINDS.filter((kind) => kind.words.test(words)).map((kind) => kind.score));
     const known = candidates.get(url.href);
     if (score > 0 && (!known || known.score < score)) candidates.set(url.href, { score, order: known?.order ?? order });

@@ -1,4 +1,5 @@
-import * as cheerio from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from './boundedHtml.ts';
 import { decodeCloudflareEmail } from './cloudflareEmail.ts';
 import { normaliseEmail } from './emailAddress.ts';
 import { emailsInText } from './emailsInText.ts';
@@ -18,13 +19,9 @@ export interface PageContacts {
   socials: SocialLink[];
 }
 
-export function loadHtml(html: string): cheerio.CheerioAPI {
-  // htmlparser2 keeps content that HTML5 tree building drops, e.g. a <body> after a <frameset>.
-  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
-}
-
-export function readPageContacts(html: string, defaultCountry: CountryCode | undefined): PageContacts {
-  const $ = loadHtml(html);
+/** Reads a page parsed by `loadHtml`; throws PageTooDeep for a page nested past the bound. */
+export function readPageContacts(html: string | CheerioAPI, defaultCountry: CountryCode | undefined): PageContacts {
+  const $ = typeof html === 'string' ? loadHtml(html) : html;
   const visible = readVisibleContent($);
   const structured = readStructuredData($);
 

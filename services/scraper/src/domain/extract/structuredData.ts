@@ -33,9 +33,13 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-function collect(value: unknown, into: StructuredContacts): void {
+// Real JSON-LD nests a few levels; a hostile block can nest thousands (the recursion would overflow).
+const MAX_NESTING = 32;
+
+function collect(value: unknown, into: StructuredContacts, nesting = 0): void {
+  if (nesting > MAX_NESTING) return;
   if (Array.isArray(value)) {
-    value.forEach((item) => collect(item, into));
+    value.forEach((item) => collect(item, into, nesting + 1));
     return;
   }
   if (value === null || typeof value !== 'object') return;
@@ -43,7 +47,7 @@ function collect(value: unknown, into: StructuredContacts): void {
     if (key === 'email') into.emails.push(...strings(field));
     else if (key === 'telephone') into.telephones.push(...strings(field));
     else if (key === 'sameAs') into.sameAs.push(...strings(field));
-    else if (!OTHER_PARTIES.has(key)) collect(field, into);
+    else if (!OTHER_PARTIES.has(key)) collect(field, into, nesting + 1);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { textOf } from './textOf.ts';
 import { inlineCreditStart, isThirdPartyHeading, isThirdPartyLabel } from './thirdPartyMarkers.ts';
 
 export interface PageLink {
@@ -43,6 +44,14 @@ interface ThirdPartyScope {
   covered: boolean;
 }
 
+/** What leaving an element does, decided when entering it. */
+interface Exit {
+  block: boolean;
+  headingLevel?: number;
+  /** The block depth of the element that holds it. */
+  containerDepth: number;
+}
+
 function isHidden(el: Element): boolean {
   if (el.attribs.hidden !== undefined || el.attribs['aria-hidden'] === 'true') return true;
   const style = (el.attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
@@ -76,7 +85,10 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
     }
   };
 
-  const visit = (node: AnyNode): void => {
+  // Entering an element does its work before its children, leaving it after them. An explicit
+  // stack instead of recursion: a page may nest as deep as the parser allows.
+  type Step = { node: AnyNode } | { exit: Exit };
+  const enter = (node: AnyNode, steps: Step[]): void => {
     if (isText(node)) {
       buffer += node.data;
       return;
@@ -89,7 +101,7 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
       return;
     }
     if ((name === 'a' || name === 'area') && node.attribs.href !== undefined && !inThirdParty()) {
-      links.push({ href: node.attribs.href, text: $(node).text().replace(/\s+/g, ' ').trim() });
+      links.push({ href: node.attribs.href, text: textOf(node).replace(/\s+/g, ' ').trim() });
     }
     if (node.attribs['data-cfemail'] !== undefined && !inThirdParty()) {
       cloudflareEmails.push(node.attribs['data-cfemail']);
@@ -101,15 +113,17 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
       flush();
       depth += 1;
     }
-    const containerDepth = depth - 1;
-    node.children.forEach(visit);
-    if (heading) {
-      const level = Number(heading[1]);
+    steps.push({ exit: { block, headingLevel: heading ? Number(heading[1]) : undefined, containerDepth: depth - 1 } });
+    for (let i = node.children.length - 1; i >= 0; i--) steps.push({ node: node.children[i] });
+  };
+
+  const leave = ({ block, headingLevel, containerDepth }: Exit): void => {
+    if (headingLevel !== undefined) {
       const text = buffer.replace(/\s+/g, ' ').trim();
       if (isThirdPartyHeading(text)) {
         buffer = '';
-        scope = { depth: containerDepth, headingLevel: level, covered: false };
-      } else if (scope && (scope.headingLevel === undefined || level <= scope.headingLevel)) {
+        scope = { depth: containerDepth, headingLevel, covered: false };
+      } else if (scope && (scope.headingLevel === undefined || headingLevel <= scope.headingLevel)) {
         scope = undefined;
       }
     }
@@ -120,9 +134,12 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
     }
   };
 
-  $.root()
-    .contents()
-    .each((_, node) => visit(node));
+  const steps: Step[] = $.root().contents().toArray().reverse().map((node) => ({ node }));
+  while (steps.length) {
+    const step = steps.pop()!;
+    if ('node' in step) enter(step.node, steps);
+    else leave(step.exit);
+  }
   flush();
   return { lines, links, cloudflareEmails };
 }

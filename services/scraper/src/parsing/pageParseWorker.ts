@@ -1,0 +1,50 @@
+import type { MessagePort } from 'node:worker_threads';
+import {
+  findContactPages, loadHtml, PageTooDeep, readPageContacts, type CountryCode, type PageContacts,
+} from '../domain/extract/index.ts';
+import { summariseHtml, type HtmlSummary } from '../scrape/htmlSummary.ts';
+
+/** What the main thread asks a parsing worker for. */
+export type PageTask =
+  | { kind: 'warm' }
+  | { kind: 'home'; url: string; html: string; country?: CountryCode; contactPages: number }
+  | { kind: 'page'; html: string; country?: CountryCode }
+  | { kind: 'summary'; url: string; status: number; html: string };
+
+export interface HomeReading {
+  contacts: PageContacts;
+  /** Same-site contact, legal and about pages it links to, best first. */
+  contactPages: string[];
+}
+
+export type PageResult = HomeReading | PageContacts | HtmlSummary | null;
+
+/** A page nested past the bound comes back as a value: an error's class does not cross threads. */
+export type PageOutcome = { ok: true; value: PageResult } | { ok: false; tooDeep: number };
+
+export interface PageJob {
+  task: PageTask;
+  maxDepth: number;
+  /** Told when this worker starts the job, so its time budget leaves out the wait in the queue. */
+  started: MessagePort;
+}
+
+/** Runs in a worker thread of the parsing pool (piscina loads this file). */
+export default function runPageJob({ task, maxDepth, started }: PageJob): PageOutcome {
+  started.postMessage(null);
+  if (task.kind === 'warm') return { ok: true, value: null };
+  try {
+    const $ = loadHtml(task.html, maxDepth);
+    switch (task.kind) {
+      case 'home':
+        return { ok: true, value: { contacts: readPageContacts($, task.country), contactPages: findContactPages(task.url, $, task.contactPages) } };
+      case 'page':
+        return { ok: true, value: readPageContacts($, task.country) };
+      case 'summary':
+        return { ok: true, value: summariseHtml(task.url, task.status, $) };
+    }
+  } catch (error) {
+    if (error instanceof PageTooDeep) return { ok: false, tooDeep: error.maxDepth };
+    throw error;
+  }
+}

@@ -1,0 +1,84 @@
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { PageJob, PageOutcome, PageTask } from './pageParseWorker.ts';
+
+const WORKER_FILE = new URL('./pageParseWorker.ts', import.meta.url).href;
+
+// A page's DOM takes a few times its size; a worker past this is stopped, not the process.
+const WORKER_HEAP_MB = 512;
+
+/**
+ * Workers run this TypeScript through tsx like the rest of the product: under `node --import tsx`
+ * the flag is inherited, under vitest (which transforms in-process) it is added.
+ */
+function workerExecArgv(): string[] {
+  const argv = process.execArgv;
+  const hasTsx = argv.some((arg, i) => /^--(import|loader)(=tsx)?$/.test(arg) && (arg.endsWith('=tsx') || argv[i + 1] === 'tsx'));
+  return hasTsx ? [...argv] : [...argv, '--import', 'tsx'];
+}
+
+export type PoolAnswer = PageOutcome | { ok: false; timedOut: true };
+
+/** A fixed pool of warm parsing workers; a job past its time budget has its worker replaced. */
+export class ParsePool {
+  private readonly pool: Piscina<PageJob, PageOutcome>;
+
+  constructor(readonly threads: number) {
+    this.pool = new Piscina({
+      filename: WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+      execArgv: workerExecArgv(),
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+  }
+
+  /** Loads the parsing code in every worker, so the first pages do not pay for it. */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.threads }, () => this.run({ kind: 'warm' }, 60_000, 0)));
+  }
+
+  /** Runs a task within `timeoutMs` of its start in a worker; rejects when the worker failed (crash, out of memory). */
+  async run(task: PageTask, timeoutMs: number, maxDepth: number): Promise<PoolAnswer> {
+    const { port1, port2 } = new MessageChannel();
+    const budget = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => { timer = setTimeout(() => budget.abort(), timeoutMs); });
+    try {
+      return await this.pool.run({ task, maxDepth, started: port2 }, { transferList: [port2], signal: budget.signal });
+    } catch (error) {
+      if (budget.signal.aborted) return { ok: false, timedOut: true };
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+  }
+
+  destroy(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+let shared: { pool: ParsePool; users: number } | undefined;
+
+/**
+ * The process's parsing pool: every scraper runtime of a process (a local stack, a test, the
+ * benchmark's instances) shares one sized to the cores, not one each. The last release ends it.
+ */
+export function acquireParsePool(threads: number): { pool: ParsePool; release(): Promise<void> } {
+  shared ??= { pool: new ParsePool(threads), users: 0 };
+  const lease = shared;
+  lease.users++;
+  let released = false;
+  return {
+    pool: lease.pool,
+    async release() {
+      if (released) return;
+      released = true;
+      if (--lease.users > 0) return;
+      if (shared === lease) shared = undefined;
+      await lease.pool.destroy();
+    },
+  };
+}
