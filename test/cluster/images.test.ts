@@ -21,7 +21,7 @@ const tag = process.env.IMAGE_TAG ?? 'dev';
 const brokers = process.env.KAFKA_BROKERS;
 const internalToken = 'image-test-internal-token-0123456789';
 const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after `make service-images`)'
-  : !postgresConfigured ? ' (skipped: set DATABASE_URL to a Postgres server the containers can reach)' : '';
+  : !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : '';
 
 function run(args: string[], timeout = 120_000) {
   const result = spawnSync(engine!, args, { encoding: 'utf8', timeout });
