@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { checkQueryEscapes, detailedFrameworkErrors, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -16,6 +16,8 @@ export interface GatewayOptions {
   webDist?: string;
   logger?: Logger;
   bodyLimitBytes?: number;
+  /** Proves to the services that a request came through here (they believe its X-Forwarded-For only then); the services' internal token by default. */
+  internalToken?: string;
 }
 
 export interface RunningGateway {
@@ -36,6 +38,7 @@ declare module 'fastify' {
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+  const internalToken = options.internalToken ?? loadKitConfig('auth', process.env).internalToken;
   const app = Fastify({
     loggerInstance: log.child({ service: 'gateway' }) as unknown as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
@@ -89,6 +92,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         'x-forwarded-for': request.ip,
         'x-forwarded-proto': request.protocol,
         'x-request-id': String(request.id),
+        [GATEWAY_PROOF_HEADER]: internalToken,
       }),
       onError: (rep, { error }) => {
         request.log.warn({ err: error, service: route.service }, 'upstream failed');

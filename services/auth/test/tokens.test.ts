@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifier } from 'fast-jwt';
 import { createTestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@leadforge/kit';
 import { loadSigningKey, tokenSigner } from '../src/domain/signingKeys.ts';
 
 const migrations = new URL('../src/db/migrations', import.meta.url).pathname;
@@ -12,11 +13,12 @@ describe('access tokens', () => {
       const key = await loadSigningKey(t.db);
       const token = tokenSigner(key, 60)({ sub: 'u1', email: 'a@b.co', name: 'A', role: 'user' });
       const verify = createVerifier({ key: key.publicPem, algorithms: ['RS256'], complete: true });
-      const decoded = verify(token) as { header: { kid: string; alg: string }; payload: { sub: string; exp: number; iat: number } };
+      const decoded = verify(token) as { header: { kid: string; alg: string }; payload: { sub: string; exp: number; iat: number; iss: string; aud: string } };
       expect(decoded.header.alg).toBe('RS256');
       expect(decoded.header.kid).toBe(key.kid);
       expect(decoded.payload.sub).toBe('u1');
       expect(decoded.payload.exp - decoded.payload.iat).toBe(60);
+      expect(decoded.payload).toMatchObject({ iss: ACCESS_TOKEN_ISSUER, aud: ACCESS_TOKEN_AUDIENCE });
       expect(key.publicJwk).toMatchObject({ kty: 'RSA', kid: key.kid, alg: 'RS256', use: 'sig' });
       expect((await loadSigningKey(t.db)).kid).toBe(key.kid);
     } finally {

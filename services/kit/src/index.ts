@@ -11,6 +11,7 @@ export * from './http/authentication.ts';
 export * from './http/internalCalls.ts';
 export * from './http/errorHandler.ts';
 export * from './http/hostileInput.ts';
+export * from './http/clientAddress.ts';
 export * from './http/schemaValidation.ts';
 export * from './http/rateLimits.ts';
 export * from './perService.ts';

@@ -13,6 +13,7 @@ import { createBus } from './bus/createBus.ts';
 import { OutboxRelay } from './outbox/outbox.ts';
 import { detailedFrameworkErrors, registerErrorHandling } from './http/errorHandler.ts';
 import { registerHostileInputChecks } from './http/hostileInput.ts';
+import { registerClientAddress, trustedProxies } from './http/clientAddress.ts';
 import { schemaValidatorCompiler } from './http/schemaValidation.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerHealth } from './http/health.ts';
@@ -109,10 +110,11 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     bodyLimit: 256 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    trustProxy: true,
+    trustProxy: trustedProxies(env),
     ...detailedFrameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  registerClientAddress(app, config.internalToken);
   app.setValidatorCompiler(schemaValidatorCompiler());
   registerErrorHandling(app);
   registerHostileInputChecks(app);

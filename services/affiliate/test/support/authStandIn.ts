@@ -42,7 +42,7 @@ export async function startAuthStandIn() {
     bearer(user: StandInUser): Record<string, string> {
       users.set(user.id, user);
       const now = Math.floor(Date.now() / 1000);
-      const unsigned = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({ sub: user.id, email: user.email, name: user.name, role: user.role ?? 'user', iat: now, exp: now + 3600 })}`;
+      const unsigned = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({ sub: user.id, email: user.email, name: user.name, role: user.role ?? 'user', iat: now, exp: now + 3600, iss: 'leadforge-auth', aud: 'leadforge-api' })}`;
       const signature = crypto.sign('RSA-SHA256', Buffer.from(unsigned), privateKey).toString('base64url');
       return { authorization: `Bearer ${unsigned}.${signature}` };
     },

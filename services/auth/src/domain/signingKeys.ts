@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { createSigner } from 'fast-jwt';
-import type { Db } from '@leadforge/kit';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Db } from '@leadforge/kit';
 import type { AccessClaims } from '@leadforge/contracts';
 
 export interface SigningKey {
@@ -44,6 +44,6 @@ export async function loadSigningKey(db: Db, privatePemFromEnv?: string): Promis
 }
 
 export function tokenSigner(key: SigningKey, ttlSeconds: number) {
-  const sign = createSigner({ key: key.privatePem, algorithm: 'RS256', kid: key.kid, expiresIn: ttlSeconds * 1000, iss: 'leadforge-auth' });
+  const sign = createSigner({ key: key.privatePem, algorithm: 'RS256', kid: key.kid, expiresIn: ttlSeconds * 1000, iss: ACCESS_TOKEN_ISSUER, aud: ACCESS_TOKEN_AUDIENCE });
   return (claims: AccessClaims): string => sign({ ...claims });
 }

@@ -47,7 +47,7 @@ export async function startAuthStandIn() {
       const user: TestUser = { id, email: `${id.slice(0, 8)}@example.com`, name: 'Test User', role };
       users.set(id, user);
       const now = Math.floor(Date.now() / 1000);
-      const unsigned = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({ sub: id, email: user.email, name: user.name, role, iat: now, exp: now + 3600 })}`;
+      const unsigned = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({ sub: id, email: user.email, name: user.name, role, iat: now, exp: now + 3600, iss: 'leadforge-auth', aud: 'leadforge-api' })}`;
       const token = `${unsigned}.${b64(crypto.sign('RSA-SHA256', Buffer.from(unsigned), privateKey))}`;
       return { ...user, token, headers: { authorization: `Bearer ${token}` } };
     },

@@ -4,6 +4,10 @@ import buildGetJwks from 'get-jwks';
 import type { AccessClaims, Role, UserStatus } from '@leadforge/contracts';
 import { forbidden, serviceUnavailable, unauthorized } from '../errors.ts';
 
+/** Access tokens: `iss` and `aud` claims, issued by auth and checked by every service and the edge. */
+export const ACCESS_TOKEN_ISSUER = 'leadforge-auth';
+export const ACCESS_TOKEN_AUDIENCE = 'leadforge-api';
+
 export interface Principal {
   id: string;
   email: string;
@@ -53,7 +57,14 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
     decode: { complete: true },
     secret: (async (_request: FastifyRequest, token: { header: { kid?: string } }) => resolveKey(token.header.kid)) as never,
     // Verified tokens are cached (until they expire): a session's requests repeat the same token.
-    verify: { algorithms: ['RS256'], cache: 10_000 },
+    // A token must say who issued it, for whom, and until when: one without `exp` would never expire.
+    verify: {
+      algorithms: ['RS256'],
+      cache: 10_000,
+      allowedIss: ACCESS_TOKEN_ISSUER,
+      allowedAud: ACCESS_TOKEN_AUDIENCE,
+      requiredClaims: ['sub', 'exp', 'iss', 'aud'],
+    } as never,
   });
 
   const ttl = options.standingTtlMs ?? 30_000;

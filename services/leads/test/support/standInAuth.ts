@@ -37,7 +37,7 @@ export async function startStandInAuth(): Promise<StandInAuth> {
     tokenFor(userId, claims = {}) {
       const now = Math.floor(Date.now() / 1000);
       const head = b64({ alg: 'RS256', typ: 'JWT', kid });
-      const body = b64({ sub: userId, email: `${userId}@example.com`, name: `User ${userId}`, role: 'user', ...claims, iat: now, exp: now + 3600, iss: 'leadforge-auth' });
+      const body = b64({ sub: userId, email: `${userId}@example.com`, name: `User ${userId}`, role: 'user', ...claims, iat: now, exp: now + 3600, iss: 'leadforge-auth', aud: 'leadforge-api' });
       const signature = crypto.sign('sha256', Buffer.from(`${head}.${body}`), privateKey).toString('base64url');
       return `${head}.${body}.${signature}`;
     },

@@ -17,7 +17,7 @@ export function testIdentities() {
     standings.set(id, { role, status });
     const now = Math.floor(Date.now() / 1000);
     const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'test' }));
-    const payload = b64url(JSON.stringify({ sub: id, email: `${id}@example.com`, name: id, role, iat: now, exp: now + 3600 }));
+    const payload = b64url(JSON.stringify({ sub: id, email: `${id}@example.com`, name: id, role, iat: now, exp: now + 3600, iss: 'leadforge-auth', aud: 'leadforge-api' }));
     const signature = crypto.sign('RSA-SHA256', Buffer.from(`${header}.${payload}`), privateKey);
     return `${header}.${payload}.${b64url(signature)}`;
   }
