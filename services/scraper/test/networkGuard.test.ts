@@ -11,9 +11,19 @@ const FORBIDDEN = [
   ['10.0.0.5', 'private'], ['172.16.3.4', 'private'], ['192.168.1.1', 'private'],
   ['169.254.10.10', 'linkLocal'], ['fe80::1', 'linkLocal'], ['fd12:3456::1', 'uniqueLocal'],
   ['100.64.0.1', 'carrierGradeNat'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified'], ['224.0.0.251', 'multicast'],
-  ['64:ff9b::7f00:1', 'rfc6052'], ['2002:7f00:1::', '6to4'], ['192.0.2.10', 'reserved'],
+  ['192.0.2.10', 'reserved'], ['::7f00:1', 'embeds 127.0.0.1'], ['::808:808', 'IPv4-compatible'], ['64:ff9b:1::a00:1', 'NAT64 local-use'],
+  ['64:ff9b::808:808', 'rfc6052'], ['2002:808:808::', '6to4'], ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'embeds 192.0.2.45'],
 ] as const;
 const METADATA = ['169.254.169.254', '::ffff:169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '169.254.170.2'];
+
+/** The IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64 (64:ff9b::/96) and 6to4 (2002::/16). */
+function embeddings(ipv4: string): string[] {
+  const [a, b, c, d] = ipv4.split('.').map(Number);
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  return [`::${high}:${low}`, `64:ff9b::${high}:${low}`, `2002:${high}:${low}::`];
+}
+const REFUSED_IPV4 = ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '100.64.0.1', '0.1.2.3', '224.0.0.251', '192.0.2.10', '169.254.169.254', '169.254.169.253', '100.100.100.200'];
 
 describe('the SSRF guard: which addresses may be fetched', () => {
   it.each(FORBIDDEN)('refuses %s (%s)', (address, range) => {
@@ -24,6 +34,17 @@ describe('the SSRF guard: which addresses may be fetched', () => {
     expect(addressProblem(address, false)).toBe('is a cloud metadata address');
     expect(addressProblem(address, true)).toBe('is a cloud metadata address');
   });
+
+  it.each(REFUSED_IPV4)('refuses the IPv4-compatible, NAT64 and 6to4 forms of %s', (ipv4) => {
+    for (const form of embeddings(ipv4)) expect({ form, problem: addressProblem(form, false) }).toEqual({ form, problem: expect.stringContaining(`embeds ${ipv4}`) });
+  });
+
+  it.each(['169.254.169.253', '169.254.0.1', '169.254.255.254', 'fe80::1', ...embeddings('169.254.169.253'), ...embeddings('169.254.169.254')])(
+    'refuses the link-local address %s even when private networks are allowed',
+    (address) => {
+      expect(addressProblem(address, true)).toMatch(/linkLocal|cloud metadata/);
+    },
+  );
 
   it('allows public unicast addresses, and private ones only when told to', () => {
     for (const address of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111']) expect(addressProblem(address, false)).toBeUndefined();
@@ -62,10 +83,11 @@ describe('the SSRF guard in the outbound client', () => {
     expect(page.html).toContain('mailto:info@site-000.fixture.test');
   });
 
+  // Connection tests name loopback forms only: a guard that failed must never send a packet off this
+  // machine. Private, link-local and metadata addresses are covered by the classification above.
   it.each([
     'http://127.0.0.1/', 'http://127.0.0.1:22/', 'http://localhost.:80/', 'http://[::1]/', 'http://[::ffff:7f00:1]/', 'http://2130706433/',
-    'http://0x7f.0.0.1/', 'http://10.0.0.1/', 'http://192.168.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/',
-    'http://100.100.100.200/', 'http://0.0.0.0/', 'https://172.16.0.1/',
+    'http://0x7f.0.0.1/', 'http://127.9.9.9/', 'http://[::ffff:127.0.0.2]/', 'https://0177.0.0.1/',
   ])('refuses %s, for pages and admin scrapes alike', async (url) => {
     const made = client({ lookup: async (host) => (host.startsWith('localhost') ? [{ address: '127.0.0.1', family: 4 }] : web.publicLookup(host)) });
     for (const attempt of [made.fetchPage(url), made.scrape(url)]) {
@@ -82,10 +104,10 @@ describe('the SSRF guard in the outbound client', () => {
   it('refuses a name that resolves to a private address, or to a private one among public ones', async () => {
     const made = client({
       lookup: async (host) => host === 'internal.fixture.test'
-        ? [{ address: '10.1.2.3', family: 4 }]
+        ? [{ address: '127.0.0.7', family: 4 }]
         : [{ address: PUBLIC_LOOKING_ADDRESS, family: 4 }, { address: '127.0.0.1', family: 4 }],
     });
-    expect((await failure(made.fetchPage('http://internal.fixture.test/'))).message).toContain('10.1.2.3 is in the private range');
+    expect((await failure(made.fetchPage('http://internal.fixture.test/'))).message).toContain('127.0.0.7 is in the loopback range');
     expect((await failure(made.fetchPage('http://mixed.fixture.test/'))).message).toContain('127.0.0.1 is in the loopback range');
   });
 
@@ -103,7 +125,7 @@ describe('the SSRF guard in the outbound client', () => {
     const made = client({ proxyUrl: web.urls.proxy });
     const before = { ...web.proxied };
     expect((await failure(made.scrape('http://127.0.0.1:6379/'))).code).toBe('blocked_address');
-    expect((await failure(made.scrape('http://169.254.169.254/latest/meta-data/'))).code).toBe('blocked_address');
+    expect((await failure(made.scrape('http://[::1]:6379/'))).code).toBe('blocked_address');
     expect(web.proxied.connects).toBe(before.connects);
     expect((await failure(made.fetchPage(`http://${FAULT_HOSTS.redirectMetadata}/`))).message).toContain('cloud metadata');
     const page = await made.fetchPage('http://site-001.fixture.test/');
@@ -120,7 +142,7 @@ describe('the SSRF guard in the outbound client', () => {
 
   it('does not count refused connections as proxy usage', async () => {
     const count = usage.length;
-    await failure(client().scrape('http://10.9.9.9/'));
+    await failure(client().scrape('http://127.9.9.9/'));
     expect(usage.length).toBe(count);
   });
 });
