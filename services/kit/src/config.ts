@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceName } from '@leadforge/contracts';
+import { kafkaBrokers } from './bus/kafkaConfig.ts';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -71,7 +72,7 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
   }) ?? localInternalToken;
   if (production && internalToken.length < 24) throw new ConfigError('INTERNAL_TOKEN', 'must be at least 24 characters in production');
   const publicUrl = (readVar(env, 'PUBLIC_URL', { pattern: URL_PATTERN }) ?? `http://localhost:${env.PORT || 8080}`).replace(/\/$/, '');
-  const kafka = readVar(env, 'KAFKA_BROKERS');
+  const brokers = kafkaBrokers(env);
   const databaseUrl = readVar(env, `${service.toUpperCase()}_DATABASE_URL`) ?? readVar(env, 'DATABASE_URL');
   if (production && !databaseUrl) throw new ConfigError(`${service.toUpperCase()}_DATABASE_URL`, 'or DATABASE_URL is required in production');
   return {
@@ -81,7 +82,7 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
     port: readInt(env, `${service.toUpperCase()}_PORT`, 0, 0, 65535),
     dataDir: readVar(env, 'DATA_DIR', { default: './.data' })!,
     databaseUrl,
-    kafkaBrokers: kafka ? kafka.split(',').map((b) => b.trim()).filter(Boolean) : undefined,
+    kafkaBrokers: brokers.length ? brokers : undefined,
     redisUrl: readVar(env, 'REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'a redis:// URL' }),
     logLevel: readVar(env, 'LOG_LEVEL', { default: production ? 'info' : 'warn' })!,
     internalToken,

@@ -5,7 +5,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { TOPICS, type EventType } from '@leadforge/contracts';
 import type { Bus, BusMessage } from '../src/bus/bus.ts';
 import { createMemoryBus } from '../src/bus/memoryBus.ts';
-import { startConsumer, type EventHandlers } from '../src/consumer/eventConsumer.ts';
+import { listDeadLetters, replayDeadLetters } from '../src/consumer/deadLetters.ts';
+import { PoisonEvent, startConsumer, type EventHandlers } from '../src/consumer/eventConsumer.ts';
+import { OutboxRelay } from '../src/outbox/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
 
 const logger = pino({ level: 'silent' });
@@ -49,18 +51,28 @@ describe('idempotent event consumer', () => {
     bus = createMemoryBus({ retryMs: 5 });
     group = `inbox-${uuidv7().slice(-8)}`;
     attempts = 0;
+    failuresToCome = 0;
+    poisonFixed = false;
   });
   afterEach(() => bus.close());
 
-  const consume = (handlers: EventHandlers) => startConsumer({ db: tdb.db, bus, service: 'test', group, topics: [topic], handlers, logger, maxAttempts: 3, retryMs: 5 });
+  const consume = (handlers: EventHandlers, retryForMs = 200) => startConsumer({ db: tdb.db, bus, service: 'test', group, topics: [topic], handlers, logger, retryForMs });
+  let failuresToCome = 0;
+  let poisonFixed = false;
   const recordSubmission: EventHandlers = {
     'contact.submitted': async (data, _envelope, trx) => {
       attempts++;
       await trx('inbox').insert({ submission_id: data.submission_id });
       if (data.message === 'fail') throw new Error(`cannot take ${data.submission_id}`);
+      if (data.message === 'poison' && !poisonFixed) throw new PoisonEvent(`${data.submission_id} can never be taken`);
+      if (failuresToCome > 0) {
+        failuresToCome--;
+        throw new Error('the database is restarting');
+      }
     },
   };
   const inbox = async () => (await tdb.db('inbox').select('submission_id').orderBy('submission_id')).map((r) => r.submission_id);
+  const handledIds = () => tdb.db('kit_handled_events').where({ consumer: group }).pluck('event_id');
 
   it('applies a redelivered event once', async () => {
     await consume(recordSubmission);
@@ -74,20 +86,38 @@ describe('idempotent event consumer', () => {
     expect(delays.find((v) => v.metricName === 'leadforge_event_handle_delay_seconds_count' && v.labels.group === group)?.value).toBe(2);
   });
 
-  it('parks an event that keeps failing, with its effect rolled back, and goes on with the next one', async () => {
-    await consume(recordSubmission);
+  it('delivers an event whose handler fails again until it succeeds, applying it once', async () => {
+    await consume(recordSubmission, 60_000);
+    failuresToCome = 3;
+    await bus.publish([submitted('s1')]);
+    expect(attempts).toBe(4);
+    expect(await inbox()).toEqual(['s1']);
+    expect(await tdb.db('kit_dead_letters').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await metric('leadforge_events_handled_total', { group, outcome: 'failed' })).toBe(3);
+  });
+
+  it('parks an event still failing after retryForMs, unhandled and rolled back, and goes on with the next one', async () => {
+    await consume(recordSubmission, 150);
     const failing = submitted('s1', { message: 'fail' });
     await bus.publish([failing, submitted('s1', { submission_id: 's2' })]);
-    expect(attempts).toBe(4);
+    expect(attempts).toBeGreaterThan(2);
     expect(await inbox()).toEqual(['s2']);
     const parked = await tdb.db('kit_dead_letters').select('consumer', 'topic', 'event_id', 'envelope', 'error', 'attempts');
     expect(parked).toHaveLength(1);
-    expect(parked[0]).toMatchObject({ consumer: group, topic, event_id: failing.envelope.id, envelope: failing.envelope, attempts: 3 });
+    expect(parked[0]).toMatchObject({ consumer: group, topic, event_id: failing.envelope.id, envelope: failing.envelope, attempts: attempts - 1 });
     expect(parked[0].error).toContain('cannot take s1');
+    expect(await handledIds()).not.toContain(failing.envelope.id);
     expect(await metric('leadforge_dead_letters_total', { group, service: 'test' })).toBe(1);
+  });
 
-    await bus.publish([failing]);
-    expect(attempts).toBe(4);
+  it('parks at once an event its handler calls poison', async () => {
+    await consume(recordSubmission, 60_000);
+    const poison = submitted('s1', { message: 'poison' });
+    await bus.publish([poison]);
+    expect(attempts).toBe(1);
+    const [parked] = await tdb.db('kit_dead_letters').select('event_id', 'error', 'attempts');
+    expect(parked).toMatchObject({ event_id: poison.envelope.id, attempts: 1 });
+    expect(parked.error).toContain('can never be taken');
   });
 
   it('parks an event whose data breaks its contract without calling the handler', async () => {
@@ -98,21 +128,55 @@ describe('idempotent event consumer', () => {
     const [parked] = await tdb.db('kit_dead_letters').select('event_id', 'error', 'attempts');
     expect(parked).toMatchObject({ event_id: invalid.envelope.id, attempts: 0 });
     expect(parked.error).toMatch(/^invalid data: .*email/);
+    expect(await handledIds()).toEqual([]);
   });
 
-  it('records events it has no handler for as handled and skips them', async () => {
+  it('leaves events it has no handler for unrecorded, for a replica that knows their type', async () => {
     await consume({});
-    const message = submitted('s1');
-    await bus.publish([message]);
-    const handled = await tdb.db('kit_handled_events').where({ consumer: group }).pluck('event_id');
-    expect(handled).toEqual([message.envelope.id]);
+    await bus.publish([submitted('s1')]);
+    expect(await handledIds()).toEqual([]);
     expect(await metric('leadforge_events_handled_total', { group, outcome: 'skipped' })).toBe(1);
   });
 
-  it('skips a message that is not an event envelope', async () => {
+  it('parks a message that is not an event envelope, and one that is not JSON, and goes on', async () => {
     await consume(recordSubmission);
-    await bus.publish([{ topic, key: 'k', envelope: { id: 'not-a-uuid' } as never }, submitted('s1')]);
+    const notJson: BusMessage = { topic, key: 'k', envelope: {} as never, undecodable: '{"truncated' };
+    await bus.publish([{ topic, key: 'k', envelope: { id: 'not-a-uuid' } as never }, notJson, submitted('s1')]);
     expect(await inbox()).toEqual(['s1']);
-    expect(await metric('leadforge_events_handled_total', { group, outcome: 'malformed' })).toBe(1);
+    expect(await metric('leadforge_events_handled_total', { group, outcome: 'malformed' })).toBe(2);
+    const parked = await tdb.db('kit_dead_letters').orderBy('id').select('envelope', 'error');
+    expect(parked).toEqual([
+      { envelope: { id: 'not-a-uuid' }, error: 'not an event envelope' },
+      { envelope: { undecodable: '{"truncated' }, error: 'not JSON' },
+    ]);
+    // The same message again is the same dead letter.
+    await bus.publish([notJson]);
+    expect(await tdb.db('kit_dead_letters').count({ n: '*' })).toEqual([{ n: 2 }]);
+  });
+
+  it('replays parked events through the outbox: the group that parked one handles it, the others skip it', async () => {
+    await consume(recordSubmission, 60_000);
+    const otherGroup = `${group}-other`;
+    let otherCalls = 0;
+    await startConsumer({ db: tdb.db, bus, service: 'test', group: otherGroup, topics: [topic], logger, handlers: { 'contact.submitted': async () => { otherCalls++; } } });
+    const poison = submitted('s1', { message: 'poison' });
+    await bus.publish([poison, { topic, key: 'k', envelope: { id: 'not-a-uuid' } as never }]);
+    expect(otherCalls).toBe(1);
+    const parked = await listDeadLetters(tdb.db, { group });
+    expect(parked.map((d) => d.type).sort()).toEqual(['contact.submitted', 'unknown']);
+    expect(parked.find((d) => d.type === 'contact.submitted')).toMatchObject({ eventId: poison.envelope.id, attempts: 1 });
+
+    // The fix: this group's handler now takes the submission.
+    poisonFixed = true;
+    const result = await replayDeadLetters(tdb.db, { group });
+    expect(result.replayed).toEqual([poison.envelope.id]);
+    expect(result.kept).toHaveLength(1);
+    const relay = new OutboxRelay({ db: tdb.db, bus, service: 'test', logger });
+    expect(await relay.drainOnce()).toBe(1);
+    await relay.stop();
+    expect(await inbox()).toEqual(['s1']);
+    expect(otherCalls).toBe(1);
+    expect(await handledIds()).toEqual([poison.envelope.id]);
+    expect((await listDeadLetters(tdb.db, { group })).map((d) => d.type)).toEqual(['unknown']);
   });
 });

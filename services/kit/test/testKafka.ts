@@ -14,6 +14,12 @@ export function kafkaSkipReason(): string | undefined {
   return missing && `skipped: no ${missing.what}; ${missing.install}`;
 }
 
+/** Why a test needing a broker of its own (to stop and start it) cannot run here. */
+export function ownKafkaSkipReason(): string | undefined {
+  const missing = missingKafkaPrerequisite();
+  return missing && `skipped: no ${missing.what}; ${missing.install}`;
+}
+
 /** The first start fetches the broker's jars (about 45 MB) from Maven Central. */
 export const KAFKA_START_TIMEOUT_MS = 10 * 60_000;
 

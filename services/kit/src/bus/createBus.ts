@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { KEPT_TOPICS } from '@leadforge/contracts';
 import type { Bus, Subscription } from './bus.ts';
 import { createKafkaBus } from './kafkaBus.ts';
+import { readKafkaConfig } from './kafkaConfig.ts';
 import { createMemoryBus } from './memoryBus.ts';
 
 let processBus: Bus | undefined;
@@ -41,15 +42,26 @@ export function kafkaTopicConfig(topic: string): Record<string, string> {
   return (KEPT_TOPICS as readonly string[]).includes(topic) ? { 'retention.ms': '-1' } : {};
 }
 
-/** Kafka when `KAFKA_BROKERS` is set, otherwise a handle on the process's shared in-process bus. */
-export function createBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
-  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-  if (!brokers.length) return handleOn(sharedMemoryBus());
+/**
+ * Kafka when `KAFKA_BROKERS` is set, otherwise a handle on the process's shared in-process bus.
+ * `service` names the Kafka client (`${KAFKA_CLIENT_ID}-${service}`); a bus shared by several
+ * services of one process goes without.
+ */
+export function createBus(env: NodeJS.ProcessEnv, logger: Logger, service?: string): Bus {
+  const kafka = readKafkaConfig(env, service);
+  if (!kafka) return handleOn(sharedMemoryBus());
   return createKafkaBus({
-    brokers,
-    clientId: env.KAFKA_CLIENT_ID || 'leadforge',
+    brokers: kafka.brokers,
+    clientId: kafka.clientId,
     logger,
-    partitions: env.KAFKA_TOPIC_PARTITIONS ? Number(env.KAFKA_TOPIC_PARTITIONS) : undefined,
+    partitions: kafka.partitions,
+    topicPrefix: kafka.topicPrefix,
+    sasl: kafka.sasl,
+    ssl: kafka.ssl,
+    sessionTimeoutMs: kafka.sessionTimeoutMs,
+    heartbeatIntervalMs: kafka.heartbeatIntervalMs,
+    consumerConcurrency: kafka.consumerConcurrency,
+    publishTimeoutMs: kafka.publishTimeoutMs,
     topicConfig: kafkaTopicConfig,
   });
 }

@@ -1,10 +1,11 @@
-import kafkajs, { type Consumer, type EachMessagePayload, type LogEntry } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
+import kafkajs, { type Consumer, type EachMessagePayload, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
-import { Gauge, register } from 'prom-client';
+import { Counter, Gauge, register } from 'prom-client';
 import type { EventEnvelope } from '@leadforge/contracts';
-import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
+import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
 
-const { Kafka, Partitioners, logLevel } = kafkajs;
+const { Kafka, KafkaJSError, Partitioners, logLevel } = kafkajs;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -16,6 +17,22 @@ export interface KafkaBusOptions {
   replicationFactor?: number;
   /** Per-topic settings for a topic this bus creates (e.g. retention.ms); the broker's defaults otherwise. */
   topicConfig?: (topic: string) => Record<string, string>;
+  /** Put before every topic and group name on the wire; callers keep using the plain names. */
+  topicPrefix?: string;
+  sasl?: SASLOptions;
+  ssl?: ConnectionOptions;
+  /** A publish the brokers have not acknowledged within this rejects (default 30 s). */
+  publishTimeoutMs?: number;
+  /** A member silent for this long is dropped from its group (default 30 s). */
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  /** Partitions one subscription handles at once (default 2): each handler may hold a database connection. */
+  consumerConcurrency?: number;
+  /** Delay before a message whose handler threw is handled again; doubles up to maxRetryMs (default 500 ms, 60 s). */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Delay before a member kafkajs gave up on is started again (default 5 s). */
+  restartMs?: number;
 }
 
 const consumerLag = (register.getSingleMetric('leadforge_bus_consumer_lag') as Gauge<'group' | 'topic' | 'partition'> | undefined)
@@ -24,28 +41,71 @@ const consumerLag = (register.getSingleMetric('leadforge_bus_consumer_lag') as G
     help: 'Messages in a partition not yet handled by the consumer group, as of its last batch.',
     labelNames: ['group', 'topic', 'partition'],
   });
+const consumerRestarts = (register.getSingleMetric('leadforge_bus_consumer_restarts_total') as Counter<'group'> | undefined)
+  ?? new Counter({ name: 'leadforge_bus_consumer_restarts_total', help: 'Consumers started again after the Kafka client stopped them for good.', labelNames: ['group'] });
+
+/** kafkajs warns on every start that bounded retries may duplicate; consumers are idempotent, so that is the point. */
+const EXPECTED_WARNINGS = /^Limiting retries for the idempotent producer/;
 
 function kafkaLogCreator(logger: Logger) {
   return () => ({ namespace, level, log: { message, timestamp: _timestamp, ...extra } }: LogEntry) => {
     const fields = { namespace, ...extra };
     if (level === logLevel.ERROR) logger.error(fields, message);
-    else if (level === logLevel.WARN) logger.warn(fields, message);
+    else if (level === logLevel.WARN) { if (!EXPECTED_WARNINGS.test(message)) logger.warn(fields, message); }
     else if (level === logLevel.INFO) logger.info(fields, message);
     else logger.debug(fields, message);
   };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The message as handed to a handler; a value that is not JSON comes as `undecodable` text. */
+function decode(topic: string, key: string | undefined, value: Buffer, traceparent: string | undefined): BusMessage {
+  const text = value.toString('utf8');
+  let envelope: EventEnvelope;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    return { topic, key: key ?? '', envelope: {} as EventEnvelope, undecodable: text };
+  }
+  if (envelope && typeof envelope === 'object' && traceparent && !envelope.traceparent) envelope.traceparent = traceparent;
+  return { topic, key: key ?? envelope?.key, envelope };
 }
 
 /** The bus on Kafka: JSON envelope as the value, aggregate id as the key, traceparent as a header. */
 export function createKafkaBus(options: KafkaBusOptions): Bus {
   const { logger } = options;
   const partitions = options.partitions ?? 6;
+  const prefix = options.topicPrefix ?? '';
+  const publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
+  const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+  const heartbeatInterval = options.heartbeatIntervalMs ?? 3_000;
+  const retryMs = options.retryMs ?? 500;
+  const maxRetryMs = options.maxRetryMs ?? 60_000;
+  const restartMs = options.restartMs ?? 5_000;
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
+    ssl: options.ssl,
+    sasl: options.sasl,
+    connectionTimeout: 3_000,
+    // Bounded: a publish or connect fails within seconds while the brokers are away, rather than never.
+    retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 },
     ...(logger ? { logCreator: kafkaLogCreator(logger) } : {}),
   });
   // Idempotent (hence acks=all) and one request in flight: no duplicates and no reordering on retry.
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  // Its retries are bounded too: a publish given up on is published again by the outbox, and
+  // consumers skip what they already handled.
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 },
+  });
   const admin = kafka.admin();
   let connecting: Promise<unknown> | undefined;
   const connect = () => {
@@ -56,7 +116,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     return connecting;
   };
   const ensuredTopics = new Map<string, Promise<unknown>>();
-  const consumers = new Set<Consumer>();
+  const members = new Set<Member>();
+  let lastPublish: Promise<void> = Promise.resolve();
 
   function ensureTopics(topics: string[]): Promise<unknown> {
     return Promise.all(topics.map((topic) => {
@@ -65,7 +126,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         ensured = connect().then(() => admin.createTopics({
           waitForLeaders: true,
           topics: [{
-            topic,
+            topic: prefix + topic,
             numPartitions: partitions,
             replicationFactor: options.replicationFactor ?? -1,
             configEntries: Object.entries(options.topicConfig?.(topic) ?? {}).map(([name, value]) => ({ name, value })),
@@ -78,58 +139,147 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     }));
   }
 
+  /**
+   * One consumer group member. When kafkajs stops it for good (a CRASH it will not restart from),
+   * it is started again after restartMs, so the subscription never silently ends.
+   */
+  class Member {
+    private consumer?: Consumer;
+    private stopped = false;
+    private readonly reportedLag = new Set<string>();
+    private readonly sleepers = new Set<() => void>();
+    private restarting?: Promise<void>;
+    private readonly log: Logger | undefined;
+
+    constructor(private readonly group: string, private readonly topics: string[], private readonly handler: BusHandler, private readonly fromBeginning: boolean) {
+      this.log = logger?.child({ group });
+    }
+
+    /** Resolves once the member has joined its group; rejects when it cannot. */
+    async start(): Promise<void> {
+      const consumer = kafka.consumer({ groupId: prefix + this.group, sessionTimeout, heartbeatInterval });
+      this.consumer = consumer;
+      consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+        const topic = payload.topic.slice(prefix.length);
+        this.reportedLag.add(`${topic}\u0000${payload.partition}`);
+        consumerLag.set({ group: this.group, topic, partition: String(payload.partition) }, Number(payload.offsetLag));
+      });
+      // After a rebalance this member may no longer own the partitions it reported.
+      consumer.on(consumer.events.GROUP_JOIN, () => this.forgetLag());
+      let joinedYet = false;
+      const joined = new Promise<void>((resolve, reject) => {
+        consumer.on(consumer.events.GROUP_JOIN, () => { joinedYet = true; resolve(); });
+        consumer.on(consumer.events.CRASH, ({ payload }) => {
+          if (payload.restart) return;
+          if (!joinedYet) reject(payload.error);
+          else this.restartAfterCrash(consumer, payload.error);
+        });
+      });
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topics: this.topics.map((topic) => prefix + topic), fromBeginning: this.fromBeginning });
+        await consumer.run({ partitionsConsumedConcurrently: options.consumerConcurrency ?? 2, eachMessage: (payload) => this.eachMessage(payload) });
+        await joined;
+      } catch (error) {
+        await consumer.disconnect().catch(() => undefined);
+        throw error;
+      }
+    }
+
+    private restartAfterCrash(crashed: Consumer, error: Error): void {
+      if (this.stopped || this.restarting || crashed !== this.consumer) return;
+      consumerRestarts.inc({ group: this.group });
+      this.log?.error({ err: error, restartInMs: restartMs }, 'kafka consumer stopped for good; starting it again');
+      this.restarting = (async () => {
+        await crashed.disconnect().catch(() => undefined);
+        for (let attempt = 1; !this.stopped; attempt++) {
+          await this.sleep(Math.min(restartMs * 2 ** (attempt - 1), maxRetryMs));
+          if (this.stopped) return;
+          try {
+            await this.start();
+            return;
+          } catch (startError) {
+            this.log?.error({ err: startError, attempt }, 'kafka consumer could not start again; will retry');
+          }
+        }
+      })().finally(() => { this.restarting = undefined; });
+    }
+
+    /**
+     * Hands the message to the handler until it succeeds, waiting longer after each failure, and
+     * heartbeating meanwhile so a slow or failing handler does not get the member dropped. Errors of
+     * kafkajs itself (from a heartbeat: a rebalance, a member the group forgot) go to kafkajs, whose
+     * recovery seeks back to the last committed offset.
+     */
+    private async eachMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+      if (!message.value) return;
+      const busMessage = decode(topic.slice(prefix.length), message.key?.toString('utf8'), message.value, message.headers?.traceparent?.toString());
+      for (let failures = 0; ; failures++) {
+        if (this.stopped) throw new Error('subscription closed');
+        try {
+          await this.whileBeating(heartbeat, () => this.handler(busMessage));
+          return;
+        } catch (error) {
+          if (error instanceof KafkaJSError || this.stopped) throw error;
+          const delay = Math.min(retryMs * 2 ** failures, maxRetryMs);
+          this.log?.warn({ err: error, topic: busMessage.topic, partition, offset: message.offset, failures: failures + 1, retryInMs: delay }, 'event handler failed; will deliver it again');
+          await this.whileBeating(heartbeat, () => this.sleep(delay));
+        }
+      }
+    }
+
+    private async whileBeating<T>(heartbeat: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+      let beatError: unknown;
+      const timer = setInterval(() => {
+        heartbeat().catch((error) => {
+          beatError ??= error;
+          // A rebalance is under way: stop waiting to retry, so kafkajs can rejoin promptly.
+          for (const wake of [...this.sleepers]) wake();
+        });
+      }, heartbeatInterval);
+      try {
+        const result = await work();
+        if (beatError) throw beatError;
+        return result;
+      } finally {
+        clearInterval(timer);
+      }
+    }
+
+    private sleep(ms: number): Promise<void> {
+      return new Promise((resolve) => {
+        const wake = () => { clearTimeout(timer); this.sleepers.delete(wake); resolve(); };
+        const timer = setTimeout(wake, ms);
+        this.sleepers.add(wake);
+      });
+    }
+
+    private forgetLag(): void {
+      for (const labels of this.reportedLag) {
+        const [topic, partition] = labels.split('\u0000');
+        consumerLag.remove({ group: this.group, topic, partition });
+      }
+      this.reportedLag.clear();
+    }
+
+    async stop(): Promise<void> {
+      this.stopped = true;
+      for (const wake of [...this.sleepers]) wake();
+      await this.restarting;
+      await this.consumer?.disconnect().catch((error) => this.log?.warn({ err: error }, 'kafka consumer did not disconnect cleanly'));
+      this.forgetLag();
+    }
+  }
+
   async function subscribe({ group, topics, handler, fromBeginning = true }: SubscribeOptions): Promise<Subscription> {
     await ensureTopics(topics);
-    const consumer = kafka.consumer({ groupId: group });
-    const reportedLag = new Set<string>();
-    const forgetLag = () => {
-      for (const labels of reportedLag) {
-        const [topic, partition] = labels.split('\u0000');
-        consumerLag.remove({ group, topic, partition });
-      }
-      reportedLag.clear();
-    };
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      reportedLag.add(`${payload.topic}\u0000${payload.partition}`);
-      consumerLag.set({ group, topic: payload.topic, partition: String(payload.partition) }, Number(payload.offsetLag));
-    });
-    // After a rebalance this member may no longer own the partitions it reported.
-    consumer.on(consumer.events.GROUP_JOIN, forgetLag);
-    const joined = new Promise<void>((resolve, reject) => {
-      consumer.on(consumer.events.GROUP_JOIN, () => resolve());
-      consumer.on(consumer.events.CRASH, ({ payload }) => { if (!payload.restart) reject(payload.error); });
-    });
-
-    // A throw makes kafkajs retry the message, then restart the consumer from the committed offset.
-    const eachMessage = async ({ topic, partition, message }: EachMessagePayload) => {
-      if (!message.value) return;
-      let envelope: EventEnvelope;
-      try {
-        envelope = JSON.parse(message.value.toString('utf8'));
-      } catch {
-        logger?.error({ topic, partition, offset: message.offset }, 'kafka message is not JSON; skipped');
-        return;
-      }
-      const traceparent = message.headers?.traceparent?.toString();
-      if (traceparent && !envelope.traceparent) envelope.traceparent = traceparent;
-      await handler({ topic, key: message.key?.toString('utf8') ?? envelope.key, envelope });
-    };
-
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning });
-      await consumer.run({ partitionsConsumedConcurrently: partitions, eachMessage });
-      await joined;
-    } catch (error) {
-      await consumer.disconnect().catch(() => undefined);
-      throw error;
-    }
-    consumers.add(consumer);
+    const member = new Member(group, topics, handler, fromBeginning);
+    await member.start();
+    members.add(member);
     return {
       async close() {
-        consumers.delete(consumer);
-        await consumer.disconnect();
-        forgetLag();
+        members.delete(member);
+        await member.stop();
       },
     };
   }
@@ -144,7 +294,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     await producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
+        topic: prefix + topic,
         messages: list.map(({ key, envelope }) => ({
           key,
           value: JSON.stringify(envelope),
@@ -154,15 +304,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     });
   }
 
-  let lastPublish: Promise<void> = Promise.resolve();
-
   return {
     kind: 'kafka',
 
     publish(messages: BusMessage[]): Promise<void> {
       if (!messages.length) return Promise.resolve();
       // One batch at a time, in call order: concurrent calls could otherwise overtake each other, key order with them.
-      const sent = lastPublish.catch(() => undefined).then(() => send(messages));
+      const sent = lastPublish.catch(() => undefined).then(() => withTimeout(send(messages), publishTimeoutMs, 'kafka publish'));
       lastPublish = sent;
       return sent;
     },
@@ -180,9 +328,10 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     },
 
     async close() {
-      await Promise.allSettled([...consumers].map((consumer) => consumer.disconnect()));
-      consumers.clear();
-      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+      await Promise.allSettled([...members].map((member) => member.stop()));
+      members.clear();
+      // With the brokers away a disconnect may wait on requests that will never be answered.
+      await withTimeout(Promise.allSettled([producer.disconnect(), admin.disconnect()]), 5_000, 'kafka disconnect').catch(() => undefined);
     },
   };
 }

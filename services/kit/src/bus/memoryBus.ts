@@ -161,7 +161,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const topics = new Set<string>();
       for (const message of messages) {
         const log = logOf(message.topic);
-        log.messages.push({ topic: message.topic, key: message.key, envelope: message.envelope });
+        log.messages.push({ topic: message.topic, key: message.key, envelope: message.envelope, ...(message.undecodable !== undefined ? { undecodable: message.undecodable } : {}) });
         if (log.messages.length > retain) log.start += log.messages.splice(0, log.messages.length - retain).length;
         topics.add(message.topic);
       }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Counter, Histogram, register } from 'prom-client';
 import { Compile } from 'typebox/compile';
+import { v5 as uuidv5 } from 'uuid';
 import { EventEnvelope, type EventData, type EventType } from '@leadforge/contracts';
 import type { Bus, BusMessage, Subscription } from '../bus/bus.ts';
 import type { Db } from '../db/database.ts';
@@ -11,7 +12,7 @@ import { inTraceOf } from '../tracing.ts';
 const handledTotal = (register.getSingleMetric('leadforge_events_handled_total') as Counter<'service' | 'group' | 'type' | 'outcome'> | undefined)
   ?? new Counter({
     name: 'leadforge_events_handled_total',
-    help: 'Events a consumer took in, by outcome: handled, duplicate, skipped (no handler), parked, malformed.',
+    help: 'Events a consumer took in, by outcome: handled, duplicate, skipped (no handler), parked, malformed, failed (to be delivered again).',
     labelNames: ['service', 'group', 'type', 'outcome'],
   });
 const deadLetters = (register.getSingleMetric('leadforge_dead_letters_total') as Counter<'service' | 'group'> | undefined)
@@ -26,9 +27,19 @@ const handleDelay = (register.getSingleMetric('leadforge_event_handle_delay_seco
 
 const envelopeValidator = Compile(EventEnvelope);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Names the dead letter of a message without a usable event id by its content, so a redelivery finds the same row. */
+const MALFORMED_NAMESPACE = '3f6c1a52-7d0e-4b8a-9c61-2f4e5d7a8b90';
 
 export type EventHandler<T extends EventType> = (data: EventData<T>, envelope: EventEnvelope<EventData<T>>, trx: Knex.Transaction) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
+
+/** Thrown by a handler for an event that can never succeed (not a passing fault): it is parked at once. */
+export class PoisonEvent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PoisonEvent';
+  }
+}
 
 export interface ConsumerOptions {
   db: Db;
@@ -38,22 +49,33 @@ export interface ConsumerOptions {
   group: string;
   topics: string[];
   handlers: EventHandlers;
-  maxAttempts?: number;
-  /** Delay before the second attempt; doubles with each further one. */
-  retryMs?: number;
+  /**
+   * How long an event whose handler keeps failing is delivered again (the bus waits longer after
+   * each failure) before it is parked; default 15 minutes. Long enough to ride out a database
+   * restart or a dependency's deploy; bounded because it holds up the later events of its partition.
+   */
+  retryForMs?: number;
   logger: Logger;
+}
+
+interface Failing {
+  since: number;
+  attempts: number;
 }
 
 /**
  * Applies each event once: the event id is recorded in kit_handled_events in the same transaction as
- * the handler's effect, so a redelivery finds it and is skipped. An event that keeps failing (or whose
- * data breaks its contract) is parked in kit_dead_letters and the consumer goes on.
+ * the handler's effect, so a redelivery finds it and is skipped. A handler failure is thrown back to
+ * the bus, which delivers the event again with growing delays; only poison (a message that is not an
+ * event envelope, data that breaks its contract, a PoisonEvent, or failures beyond retryForMs) is
+ * parked in kit_dead_letters, unhandled, for `replayDeadLetters`. An event type without a handler
+ * here is left unrecorded: a newer replica of this service may know it.
  */
 export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   const { db, bus, service, group, topics, handlers, logger } = options;
-  const maxAttempts = options.maxAttempts ?? 5;
-  const retryMs = options.retryMs ?? 200;
+  const retryForMs = options.retryForMs ?? 15 * 60_000;
   const log = logger.child({ group });
+  const failing = new Map<string, Failing>();
 
   const markHandled = async (trx: Knex.Transaction, eventId: string): Promise<boolean> => {
     const inserted = await trx('kit_handled_events').insert({ consumer: group, event_id: eventId })
@@ -61,52 +83,57 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
     return inserted.length > 0;
   };
 
-  async function park(topic: string, envelope: EventEnvelope, error: string, attempts: number): Promise<void> {
-    await db.transaction(async (trx) => {
-      await trx('kit_dead_letters')
-        .insert({ consumer: group, topic, event_id: envelope.id, envelope: JSON.stringify(envelope), error, attempts })
-        .onConflict(['consumer', 'event_id']).merge(['error', 'attempts', 'parked_at']);
-      await markHandled(trx, envelope.id);
-    });
+  async function park(topic: string, eventId: string, envelope: unknown, type: string, error: string, attempts: number): Promise<void> {
+    await db('kit_dead_letters')
+      .insert({ consumer: group, topic, event_id: eventId, envelope: JSON.stringify(envelope), error, attempts })
+      .onConflict(['consumer', 'event_id']).merge(['error', 'attempts', 'parked_at']);
     deadLetters.inc({ service, group });
-    handledTotal.inc({ service, group, type: envelope.type, outcome: 'parked' });
-    log.error({ eventId: envelope.id, type: envelope.type, topic, attempts, error }, 'event parked in kit_dead_letters');
+    handledTotal.inc({ service, group, type, outcome: type === 'unknown' ? 'malformed' : 'parked' });
+    log.error({ eventId, type, topic, attempts, error }, 'event parked in kit_dead_letters');
   }
 
-  async function handle({ topic, envelope }: BusMessage): Promise<void> {
-    if (!envelopeValidator.Check(envelope) || !UUID.test(envelope.id)) {
-      handledTotal.inc({ service, group, type: 'unknown', outcome: 'malformed' });
-      log.error({ topic, envelope }, 'message is not an event envelope; skipped');
-      return;
-    }
+  async function parkMalformed({ topic, envelope, undecodable }: BusMessage): Promise<void> {
+    const kept = undecodable !== undefined ? { undecodable } : envelope;
+    const text = undecodable ?? JSON.stringify(envelope);
+    const id = typeof envelope?.id === 'string' && UUID.test(envelope.id) ? envelope.id : uuidv5(`${topic}\n${text}`, MALFORMED_NAMESPACE);
+    const why = undecodable !== undefined ? 'not JSON' : 'not an event envelope';
+    await park(topic, id, kept, 'unknown', why, 0);
+  }
+
+  async function handle(message: BusMessage): Promise<void> {
+    const { topic, envelope } = message;
+    if (message.undecodable !== undefined || !envelopeValidator.Check(envelope) || !UUID.test(envelope.id)) return parkMalformed(message);
     const { type } = envelope;
     const occurredAt = Date.parse(envelope.occurred_at);
     if (Number.isFinite(occurredAt)) handleDelay.observe({ service, group }, Math.max(0, Date.now() - occurredAt) / 1000);
 
     const handler = handlers[type as EventType] as EventHandler<EventType> | undefined;
     if (!handler) {
-      await db.transaction((trx) => markHandled(trx, envelope.id));
       handledTotal.inc({ service, group, type, outcome: 'skipped' });
       return;
     }
     const problem = eventDataProblem(type, envelope.data);
-    if (problem) return park(topic, envelope, `invalid data: ${problem}`, 0);
+    if (problem) return park(topic, envelope.id, envelope, type, `invalid data: ${problem}`, 0);
 
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const applied = await db.transaction(async (trx) => {
-          if (!(await markHandled(trx, envelope.id))) return false;
-          await handler(envelope.data as EventData<EventType>, envelope as EventEnvelope<EventData<EventType>>, trx);
-          return true;
-        });
-        handledTotal.inc({ service, group, type, outcome: applied ? 'handled' : 'duplicate' });
-        return;
-      } catch (error) {
-        if (attempt >= maxAttempts) return park(topic, envelope, error instanceof Error ? error.stack ?? error.message : String(error), attempt);
-        const delay = retryMs * 2 ** (attempt - 1);
-        log.warn({ err: error, eventId: envelope.id, type, attempt, retryInMs: delay }, 'event handler failed; will retry');
-        await new Promise((resolve) => setTimeout(resolve, delay));
+    try {
+      const applied = await db.transaction(async (trx) => {
+        if (!(await markHandled(trx, envelope.id))) return false;
+        await handler(envelope.data as EventData<EventType>, envelope as EventEnvelope<EventData<EventType>>, trx);
+        return true;
+      });
+      failing.delete(envelope.id);
+      handledTotal.inc({ service, group, type, outcome: applied ? 'handled' : 'duplicate' });
+    } catch (error) {
+      const record = failing.get(envelope.id) ?? { since: Date.now(), attempts: 0 };
+      record.attempts++;
+      failing.set(envelope.id, record);
+      const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+      if (error instanceof PoisonEvent || Date.now() - record.since >= retryForMs) {
+        failing.delete(envelope.id);
+        return park(topic, envelope.id, envelope, type, detail, record.attempts);
       }
+      handledTotal.inc({ service, group, type, outcome: 'failed' });
+      throw error;
     }
   }
 

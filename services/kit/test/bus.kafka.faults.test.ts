@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import kafkajs from 'kafkajs';
+import pino from 'pino';
+import { register } from 'prom-client';
+import { Type } from 'typebox';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
+import type { BusMessage } from '../src/bus/bus.ts';
+import { createKafkaBus, type KafkaBusOptions } from '../src/bus/kafkaBus.ts';
+import { startConsumer } from '../src/consumer/eventConsumer.ts';
+import { emitEvent } from '../src/outbox/outbox.ts';
+import type { RunningService, ServiceDefinition } from '../src/service.ts';
+import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
+import { waitFor } from './bus.contract.ts';
+import { KAFKA_START_TIMEOUT_MS, ownKafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
+
+const logger = pino({ level: 'silent' });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function metric(name: string, labels: Record<string, string>): Promise<number | undefined> {
+  const { values } = await register.getSingleMetric(name)!.get();
+  const matching = values.filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+  return matching.length ? matching.reduce((sum, v) => sum + v.value, 0) : undefined;
+}
+
+async function eventually(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+function submitted(submissionId: string, message = 'hello'): BusMessage {
+  return {
+    topic: TOPICS.contactSubmission,
+    key: submissionId,
+    envelope: {
+      id: uuidv7(),
+      type: 'contact.submitted',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      key: submissionId,
+      data: { submission_id: submissionId, name: 'Ada', email: 'ada@example.com', message, submitted_at: new Date().toISOString() },
+    },
+  };
+}
+
+/** Writes a contact.submitted event into the outbox, as a service's write route does. */
+const submitting: ServiceDefinition = {
+  name: 'contact',
+  async routes(app, ctx) {
+    app.post('/submissions', { schema: { body: Type.Object({ id: Type.String() }) } }, async (request) => {
+      const { id } = request.body as { id: string };
+      await ctx.db.transaction((trx) => emitEvent(trx, 'contact.submitted', id, submitted(id).envelope.data as never));
+      return { ok: true };
+    });
+  },
+};
+
+// Always on a broker of their own, given brokers or not: these tests stop and start it.
+const skipReason = ownKafkaSkipReason();
+
+describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of its own${skipReason ? ` (${skipReason})` : ''}`, () => {
+  let own: OwnKafka;
+  let tdb: TestDatabase;
+  const topicOf = (label: string) => `faults-${label}-${randomUUID().slice(0, 8)}`;
+  const busOptions = (): KafkaBusOptions => ({
+    brokers: own.brokers,
+    clientId: 'leadforge-faults-test',
+    partitions: 2,
+    retryMs: 100,
+    maxRetryMs: 1_000,
+    sessionTimeoutMs: 6_000,
+    heartbeatIntervalMs: 500,
+    restartMs: 500,
+    publishTimeoutMs: 3_000,
+  });
+
+  beforeAll(async () => {
+    [own, tdb] = await Promise.all([startOwnKafka(), createTestDatabase('kafka_faults')]);
+    await tdb.db.schema.createTable('taken', (t) => { t.text('submission_id'); });
+  }, KAFKA_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await tdb?.close();
+    await own?.close();
+  });
+
+  it('delivers an event whose handler fails again, before the later events of its key, and parks nothing', async () => {
+    const bus = createKafkaBus(busOptions());
+    const group = `transient-${randomUUID().slice(0, 8)}`;
+    const calls: string[] = [];
+    let failuresToCome = 3;
+    try {
+      await startConsumer({
+        db: tdb.db, bus, service: 'test', group, topics: [TOPICS.contactSubmission], logger, retryForMs: 60_000,
+        handlers: {
+          'contact.submitted': async (data, _envelope, trx) => {
+            calls.push(data.submission_id);
+            if (data.submission_id === 't1' && failuresToCome-- > 0) throw new Error('the database is restarting');
+            await trx('taken').insert({ submission_id: data.submission_id });
+          },
+        },
+      });
+      await bus.publish([submitted('t1'), { ...submitted('t2'), key: 't1' }]);
+      await waitFor(() => calls.includes('t2'), 30_000, 't2 after t1');
+      expect(calls).toEqual(['t1', 't1', 't1', 't1', 't2']);
+      expect(await tdb.db('kit_dead_letters').where({ consumer: group }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
+
+  it('keeps a member whose handler takes longer than the session timeout in its group', async () => {
+    const bus = createKafkaBus(busOptions());
+    const topic = topicOf('slow');
+    const calls: number[] = [];
+    try {
+      await bus.subscribe({
+        group: `${topic}-group`,
+        topics: [topic],
+        handler: async (m) => {
+          const n = (m.envelope.data as { n: number }).n;
+          calls.push(n);
+          // A handler waiting on a starved connection pool: silent for longer than sessionTimeoutMs (6 s).
+          if (n === 1) await sleep(8_000);
+        },
+      });
+      const message = (n: number): BusMessage => ({ topic, key: 'k', envelope: { ...submitted('s').envelope, data: { n } } });
+      await bus.publish([message(1), message(2)]);
+      await waitFor(() => calls.includes(2), 30_000, 'the message after the slow one');
+      await sleep(1_000);
+      // Dropped from the group, the member would have been given the uncommitted slow message again.
+      expect(calls).toEqual([1, 2]);
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
+
+  it('starts again a consumer the Kafka client stopped for good, and its lag keeps being reported', async () => {
+    const bus = createKafkaBus(busOptions());
+    const topic = topicOf('crash');
+    const group = `${topic}-group`;
+    const seen: number[] = [];
+    let crashed = false;
+    try {
+      await bus.subscribe({
+        group,
+        topics: [topic],
+        handler: async (m) => {
+          const n = (m.envelope.data as { n: number }).n;
+          // An error kafkajs does not recover from by itself (it stops the consumer: CRASH, restart=false).
+          if (n === 1 && !crashed) {
+            crashed = true;
+            throw new kafkajs.KafkaJSNonRetriableError('simulated unrecoverable client error');
+          }
+          seen.push(n);
+        },
+      });
+      const restartsBefore = (await metric('leadforge_bus_consumer_restarts_total', { group })) ?? 0;
+      const message = (n: number): BusMessage => ({ topic, key: `k${n}`, envelope: { ...submitted('s').envelope, data: { n } } });
+      await bus.publish([message(1)]);
+      await waitFor(() => seen.includes(1), 30_000, 'the message, after the consumer was started again');
+      expect(await metric('leadforge_bus_consumer_restarts_total', { group })).toBe(restartsBefore + 1);
+      await bus.publish([message(2), message(3)]);
+      await waitFor(() => seen.includes(2) && seen.includes(3), 30_000, 'later messages');
+      await eventually(async () => (await metric('leadforge_bus_consumer_lag', { group })) === 0, 15_000, 'a lag figure from the restarted consumer');
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
+
+  it('parks a message that is not JSON in the dead letters', async () => {
+    const bus = createKafkaBus(busOptions());
+    const topic = topicOf('garbage');
+    const group = `${topic}-group`;
+    const producer = new kafkajs.Kafka({ brokers: own.brokers, clientId: 'faults-test', logLevel: kafkajs.logLevel.NOTHING }).producer();
+    try {
+      await startConsumer({ db: tdb.db, bus, service: 'test', group, topics: [topic], logger, handlers: {} });
+      await producer.connect();
+      await producer.send({ topic, messages: [{ key: 'k', value: 'definitely { not json' }] });
+      await eventually(async () => (await tdb.db('kit_dead_letters').where({ consumer: group })).length === 1, 30_000, 'the dead letter');
+      const [parked] = await tdb.db('kit_dead_letters').where({ consumer: group }).select('topic', 'envelope', 'error');
+      expect(parked).toEqual({ topic, envelope: { undecodable: 'definitely { not json' }, error: 'not JSON' });
+    } finally {
+      await producer.disconnect();
+      await bus.close();
+    }
+  }, 60_000);
+
+  describe('with the broker down', () => {
+    let svc: RunningService;
+    const received: EventEnvelope[] = [];
+    const backlog = () => metric('leadforge_outbox_backlog', { service: 'contact' });
+    const post = (id: string) => fetch(`${svc.url}/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
+
+    beforeAll(async () => {
+      svc = await startServiceForTest(submitting, { kind: 'pglite', env: { KAFKA_BROKERS: own.brokers.join(','), KAFKA_PUBLISH_TIMEOUT_MS: '3000' } });
+      // From the beginning: the group commits no offset before the outage, and must not skip what comes after.
+      await svc.ctx.bus.subscribe({
+        group: `down-${randomUUID().slice(0, 8)}`,
+        topics: [TOPICS.contactSubmission],
+        handler: async (m) => { if (m.key.startsWith('d')) received.push(m.envelope); },
+      });
+      await own.broker.stop();
+    }, 60_000);
+    let stopped = false;
+    afterAll(async () => { if (!stopped) await svc?.stop(); });
+
+    it('stays ready and takes writes, the outbox holding their events, and reports the bus down', async () => {
+      const started = Date.now();
+      expect((await post('d1')).status).toBe(200);
+      const ready = await fetch(`${svc.url}/readyz`);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, bus: false } });
+      expect(await metric('leadforge_dependency_up', { dependency: 'bus' })).toBe(0);
+    }, 30_000);
+
+    it('fails a publish within its timeout instead of retrying forever', async () => {
+      const bus = createKafkaBus(busOptions());
+      const started = Date.now();
+      await expect(bus.publish([submitted('p1')])).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(3_000 + 2_000);
+      const closing = Date.now();
+      await bus.close();
+      expect(Date.now() - closing).toBeLessThan(7_000);
+    }, 30_000);
+
+    it('keeps the outbox backlog figure current while it cannot publish', async () => {
+      await eventually(async () => (await backlog()) === 1, 30_000, 'a backlog of 1');
+      expect((await post('d2')).status).toBe(200);
+      await eventually(async () => (await backlog()) === 2, 30_000, 'a backlog of 2');
+    }, 70_000);
+
+    it('publishes the backlog once the broker is back', async () => {
+      await own.restart();
+      await waitFor(() => received.length >= 2, 60_000, 'the events written while the broker was down');
+      expect(received.map((e) => e.key).sort()).toEqual(['d1', 'd2']);
+      await eventually(async () => (await backlog()) === 0, 10_000, 'an empty backlog');
+    }, 90_000);
+
+    it('shuts the service down promptly while the broker is away', async () => {
+      await own.broker.stop();
+      expect((await post('d3')).status).toBe(200);
+      const stopping = Date.now();
+      await svc.stop();
+      stopped = true;
+      expect(Date.now() - stopping).toBeLessThan(15_000);
+    }, 30_000);
+  });
+});
