@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
 import { kafkaTopicConfig } from '../src/bus/createBus.ts';
 import { createKafkaBus } from '../src/bus/kafkaBus.ts';
-import { busContract } from './bus.contract.ts';
+import { busContract, waitFor } from './bus.contract.ts';
 import { givenBrokers, KAFKA_START_TIMEOUT_MS, kafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
 
 describe('the settings of topics the Kafka bus creates', () => {
@@ -44,6 +44,28 @@ describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipRe
       await subscription.close();
       await bus.close();
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+  }, 60_000);
+
+  it('puts KAFKA_TOPIC_PREFIX before topic and group names on the broker, and only there', async () => {
+    const topic = `lf-plain-${crypto.randomBytes(4).toString('hex')}`;
+    const bus = createKafkaBus({ brokers, clientId: 'leadforge-contract-test', partitions: 1, topicPrefix: 'staging.' });
+    const received: string[] = [];
+    const admin = new kafkajs.Kafka({ brokers, clientId: 'leadforge-contract-test', logLevel: kafkajs.logLevel.NOTHING }).admin();
+    try {
+      await bus.subscribe({ group: `${topic}-group`, topics: [topic], handler: async (m) => { received.push(m.topic); } });
+      await bus.publish([{ topic, key: 'k', envelope: { id: crypto.randomUUID(), type: 'contract.tested', version: 1, occurred_at: new Date().toISOString(), key: 'k', data: {} } }]);
+      await waitFor(() => received.length === 1, 25_000, 'the message');
+      expect(received).toEqual([topic]);
+      await admin.connect();
+      const topics = await admin.listTopics();
+      expect(topics).toContain(`staging.${topic}`);
+      expect(topics).not.toContain(topic);
+      expect((await admin.listGroups()).groups.map((g) => g.groupId)).toContain(`staging.${topic}-group`);
+    } finally {
+      await bus.close();
+      await admin.deleteTopics({ topics: [`staging.${topic}`] }).catch(() => undefined);
       await admin.disconnect();
     }
   }, 60_000);

@@ -28,6 +28,7 @@ const handleDelay = (register.getSingleMetric('leadforge_event_handle_delay_seco
 const envelopeValidator = Compile(EventEnvelope);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Names the dead letter of a message without a usable event id by its content, so a redelivery finds the same row. */
+const MAX_TRACKED_FAILURES = 10_000;
 const MALFORMED_NAMESPACE = '3f6c1a52-7d0e-4b8a-9c61-2f4e5d7a8b90';
 
 export type EventHandler<T extends EventType> = (data: EventData<T>, envelope: EventEnvelope<EventData<T>>, trx: Knex.Transaction) => Promise<void>;
@@ -127,6 +128,8 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
       const record = failing.get(envelope.id) ?? { since: Date.now(), attempts: 0 };
       record.attempts++;
       failing.set(envelope.id, record);
+      // Events whose partition moved to another member never come back here: forget the oldest.
+      if (failing.size > MAX_TRACKED_FAILURES) failing.delete(failing.keys().next().value!);
       const detail = error instanceof Error ? error.stack ?? error.message : String(error);
       if (error instanceof PoisonEvent || Date.now() - record.since >= retryForMs) {
         failing.delete(envelope.id);
