@@ -71,6 +71,8 @@ async function scenario(port: number, replicas: number) {
       SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
       EMAIL_MX_CHECK: 'false',
       LOG_LEVEL: 'warn',
+      // The fixture sites' *.fixture.test names resolve to loopback in the product's processes.
+      NODE_OPTIONS: `--import ${new URL('../test/support/fixtureHostsPreload.mjs', import.meta.url).pathname}`,
     },
   });
   const readySeconds = (performance.now() - t0) / 1000;
@@ -79,15 +81,21 @@ async function scenario(port: number, replicas: number) {
     const components = stack.topology().components;
     const idleMb = components.reduce((sum, c) => sum + treeRssMb(c.pid), 0);
     const admin = await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
-    const auth = bearer(admin.body.access_token);
-    const adjusted = await api('POST', '/api/admin/update-credits', { user_id: admin.body.user.id, credits_change: PLACES * SEARCHES }, auth);
-    if (adjusted.status !== 200) throw new Error(`update-credits: ${adjusted.status} ${JSON.stringify(adjusted.body)}`);
+    const adminAuth = bearer(admin.body.access_token);
+    // One searcher per search: a user runs at most two searches at once.
+    const searchers = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      const user = await api('POST', '/api/auth/register', { name: `Bench ${i}`, email: `bench-${i}@example.com`, password: 'secret123' });
+      const adjusted = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: PLACES }, adminAuth);
+      if (adjusted.status !== 200) throw new Error(`update-credits: ${adjusted.status} ${JSON.stringify(adjusted.body)}`);
+      searchers.push(bearer(user.body.access_token));
+    }
 
     let peakMb = idleMb;
     const sampler = setInterval(() => { peakMb = Math.max(peakMb, components.reduce((sum, c) => sum + treeRssMb(c.pid), 0)); }, 1000);
     const started = performance.now();
     const answers = await Promise.all(Array.from({ length: SEARCHES }, (_, i) =>
-      api('POST', '/api/generate-leads', { industry: 'Dentists', location: `area-${i}`, quantity: PLACES }, auth)));
+      api('POST', '/api/generate-leads', { industry: 'Dentists', location: `area-${i}`, quantity: PLACES }, searchers[i])));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const leads = answers.reduce((sum, a) => sum + (a.body.leads?.length ?? 0), 0);
@@ -115,6 +123,7 @@ async function main() {
     const results = [];
     for (const replicas of REPLICAS) {
       const result = await scenario(port, replicas);
+      if (result.failed.length) console.log(`  failed searches: ${result.failed.join('; ')}`);
       console.log(`${replicas} scraper replica(s): ready in ${result.readySeconds} s, ${result.idleMb} MB idle / ${result.peakMb} MB peak, ${result.leads} leads in ${result.seconds} s = ${result.leadsPerSecond} leads/s`);
       results.push(result);
     }
