@@ -18,14 +18,14 @@ async function buyWithTestCheckout(api: Api, token: string, planId: string) {
   return api('POST', '/api/payments/execute', { payment_id: created.body.payment_id, payer_id: approved.body.payer_id }, bearer(token));
 }
 
-/** Pays the CBC500 promo without an account, as the promo page does; returns the order id. */
-async function payPromo(api: Api): Promise<string> {
+/** Pays the CBC500 promo without an account, as the promo page does; returns what the buyer's registration sends. */
+async function payPromo(api: Api): Promise<{ promo_code: string; order_id: string; promo_claim_token: string }> {
   const created = await api('POST', '/api/payments/create-order', { plan: 'cbc500_promo', amount: 19, description: 'CBC Special - 500 leads' });
   expect(created.status).toBe(200);
   await api('POST', `/api/payments/test-checkout/${created.body.order_id}/approve`);
   const completed = await api('POST', '/api/payments/complete-payment', { order_id: created.body.order_id, plan: 'cbc500_promo', promo_code: 'CBC500' });
   expect(completed.body).toMatchObject({ success: true });
-  return created.body.order_id;
+  return { promo_code: 'CBC500', order_id: created.body.order_id, promo_claim_token: created.body.claim_token };
 }
 
 describe('billing through the gateway, with the built-in test checkout (npm start without PayPal credentials)', () => {
@@ -89,8 +89,9 @@ describe('billing through the gateway, with the built-in test checkout (npm star
   });
 
   it('promo: pay first, register with the order, start with 510 credits', async () => {
-    const orderId = await payPromo(api);
-    const reg = await register(api, { promo_code: 'CBC500', order_id: orderId });
+    const promo = await payPromo(api);
+    const orderId = promo.order_id;
+    const reg = await register(api, promo);
     expect(reg.status).toBe(201);
     expect(reg.body.user.credits).toBe(510);
     const claim = await api('GET', `/api/payments/promo-orders/${orderId}`, undefined, bearer(reg.body.access_token));
@@ -100,11 +101,9 @@ describe('billing through the gateway, with the built-in test checkout (npm star
   });
 
   it('promo: two registrations with one order at once — one gets 510, the other a normal account and a clear answer', async () => {
-    const orderId = await payPromo(api);
-    const [a, b] = await Promise.all([
-      register(api, { promo_code: 'CBC500', order_id: orderId }),
-      register(api, { promo_code: 'CBC500', order_id: orderId }),
-    ]);
+    const promo = await payPromo(api);
+    const orderId = promo.order_id;
+    const [a, b] = await Promise.all([register(api, promo), register(api, promo)]);
     expect([a.status, b.status]).toEqual([201, 201]);
     const me = async (token: string) => (await api('GET', '/api/auth/me', undefined, bearer(token))).body.credits;
     const credits = [await me(a.body.access_token), await me(b.body.access_token)];

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
@@ -101,9 +102,12 @@ for (const kind of kinds) {
     });
 
     it('publishes user.registered with referral and promo fields through the outbox', async () => {
-      const reg = await register('promo@example.com', 'secret123', { referral_code: 'ABC123', promo_code: 'cbc500', order_id: 'ORDER-1' });
+      const reg = await register('promo@example.com', 'secret123', { referral_code: 'ABC123', promo_code: 'cbc500', order_id: 'ORDER-1', promo_claim_token: 'claim-secret' });
       const row = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.registered'").andWhereRaw("envelope->'data'->>'user_id' = ?", [reg.body.user.id]).first();
       expect(row.envelope.data).toMatchObject({ email: 'promo@example.com', referral_code: 'ABC123', promo_code: 'CBC500', order_id: 'ORDER-1' });
+      // The claim token stays off the bus: billing compares its hash.
+      expect(row.envelope.data.promo_claim_hash).toBe(crypto.createHash('sha256').update('claim-secret').digest('hex'));
+      expect(JSON.stringify(row.envelope)).not.toContain('claim-secret');
       expect(row.topic).toBe('auth.user');
     });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { claimHashOf } from '../src/domain/promoClaims.ts';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -15,10 +16,17 @@ for (const kind of kinds) {
     const createOrder = (body: unknown = { plan: 'cbc500_promo', amount: 19, description: 'CBC Special - 500 leads' }) => b.call('POST', '/api/payments/create-order', body);
     const complete = (orderId: string) => b.call('POST', '/api/payments/complete-payment', { order_id: orderId, plan: 'cbc500_promo', promo_code: 'CBC500' });
 
+    /** Claim tokens the promo page kept in each buyer's browser, by order. */
+    const claimTokens = new Map<string, string>();
+    /** What a registration from the buyer's browser puts on `user.registered` (auth hashes the token). */
+    const withClaim = (orderId: string) => ({ promo_code: 'CBC500', order_id: orderId, promo_claim_hash: claimHashOf(claimTokens.get(orderId)!) });
+
     /** The promo page's flow: create the order, the buyer approves, complete it. */
     async function paidPromoOrder(): Promise<string> {
       const created = await createOrder();
       expect(created.status).toBe(200);
+      expect(created.body.claim_token).toMatch(/^[\w-]{43}$/);
+      claimTokens.set(created.body.order_id, created.body.claim_token);
       await b.call('POST', `/api/payments/test-checkout/${created.body.order_id}/approve`);
       expect((await complete(created.body.order_id)).body).toEqual({ success: true, order_id: created.body.order_id, status: 'completed' });
       return created.body.order_id;
@@ -50,7 +58,7 @@ for (const kind of kinds) {
       const orderId = await paidPromoOrder();
       const user = b.auth.user();
       expect((await promoStatus(orderId, user.headers)).body.outcome).toBe('processing');
-      await b.registered(user.id, { promo_code: 'CBC500', order_id: orderId });
+      await b.registered(user.id, withClaim(orderId));
       expect(await b.balance(user.id)).toBe(510);
       expect((await promoStatus(orderId, user.headers)).body).toEqual({ order_id: orderId, outcome: 'claimed', credits: 500, message: 'CBC Special Promo applied: 500 credits were added to your account.' });
       const history = await b.call('GET', '/api/payments/history', undefined, user.headers);
@@ -65,8 +73,8 @@ for (const kind of kinds) {
       const orderId = await paidPromoOrder();
       const [first, second] = [b.auth.user(), b.auth.user()];
       await Promise.all([
-        b.registered(first.id, { promo_code: 'CBC500', order_id: orderId }),
-        b.registered(second.id, { promo_code: 'CBC500', order_id: orderId }),
+        b.registered(first.id, withClaim(orderId)),
+        b.registered(second.id, withClaim(orderId)),
       ]);
       const balances = [await b.balance(first.id), await b.balance(second.id)].sort((x, y) => x - y);
       expect(balances).toEqual([10, 510]);
@@ -82,12 +90,23 @@ for (const kind of kinds) {
     it('a later account cannot claim an order already used', async () => {
       const orderId = await paidPromoOrder();
       const owner = b.auth.user();
-      await b.registered(owner.id, { promo_code: 'CBC500', order_id: orderId });
+      await b.registered(owner.id, withClaim(orderId));
       const late = b.auth.user();
-      await b.registered(late.id, { promo_code: 'cbc500', order_id: orderId });
+      await b.registered(late.id, { ...withClaim(orderId), promo_code: 'cbc500' });
       expect(await b.balance(owner.id)).toBe(510);
       expect(await b.balance(late.id)).toBe(10);
       expect((await promoStatus(orderId, late.headers)).body.outcome).toBe('already_claimed');
+    });
+
+    it('the order id alone claims nothing: only the registration from the paying browser gets the 500 credits', async () => {
+      const orderId = await paidPromoOrder();
+      const [withoutToken, withWrongToken, buyer] = [b.auth.user(), b.auth.user(), b.auth.user()];
+      await b.registered(withoutToken.id, { promo_code: 'CBC500', order_id: orderId });
+      await b.registered(withWrongToken.id, { promo_code: 'CBC500', order_id: orderId, promo_claim_hash: claimHashOf('a guess') });
+      expect([await b.balance(withoutToken.id), await b.balance(withWrongToken.id)]).toEqual([10, 10]);
+      expect((await promoStatus(orderId, withoutToken.headers)).body).toMatchObject({ outcome: 'claim_refused', credits: 0, message: expect.stringContaining('browser it was paid in') });
+      await b.registered(buyer.id, withClaim(orderId));
+      expect(await b.balance(buyer.id)).toBe(510);
     });
 
     it('registering with an unpaid or unknown order gives a normal account and says why', async () => {
@@ -110,7 +129,7 @@ for (const kind of kinds) {
     it('refunding a claimed promo order takes the 500 promo credits back', async () => {
       const orderId = await paidPromoOrder();
       const user = b.auth.user();
-      await b.registered(user.id, { promo_code: 'CBC500', order_id: orderId });
+      await b.registered(user.id, withClaim(orderId));
       const purchase = await b.db('purchases').where({ provider_order_id: orderId }).first();
       const refund = await b.call('POST', `/internal/purchases/${purchase.id}/refund`, { actor_id: 'admin-1' }, b.internal);
       expect(refund.body).toMatchObject({ amount: 19, credits_reversed: 500 });

@@ -52,6 +52,8 @@ export const UserRegistered = Type.Object({
   referral_code: Type.Optional(Type.String()),
   promo_code: Type.Optional(Type.String()),
   order_id: Type.Optional(Type.String()),
+  /** SHA-256 (hex) of the promo claim token sent at registration; the token itself never travels on the bus. */
+  promo_claim_hash: Type.Optional(Type.String()),
 });
 export const UserRoleChanged = Type.Object({ user_id: Type.String(), role: Role, actor_id: Type.Optional(Type.String()) });
 export const UserStatusChanged = Type.Object({ user_id: Type.String(), status: UserStatus, actor_id: Type.Optional(Type.String()) });

@@ -14,6 +14,12 @@ describe('readPromoOffer', () => {
     expect(readPromoOffer(new URLSearchParams('promo=other&paid=true'))).toEqual({ applied: false });
     expect(readPromoOffer(new URLSearchParams(''))).toEqual({ applied: false });
   });
+
+  it('adds the claim token this browser kept for the order, and only for that order', () => {
+    const kept = (orderId: string) => (orderId === 'ORD-1' ? 'secret-1' : undefined);
+    expect(readPromoOffer(new URLSearchParams('promo=cbc500&paid=true&order_id=ORD-1'), kept)).toEqual({ applied: true, orderId: 'ORD-1', claimToken: 'secret-1' });
+    expect(readPromoOffer(new URLSearchParams('promo=cbc500&paid=true&order_id=ORD-2'), kept)).toEqual({ applied: true, orderId: 'ORD-2' });
+  });
 });
 
 describe('buildRegisterPayload', () => {
@@ -25,11 +31,13 @@ describe('buildRegisterPayload', () => {
     });
   });
 
-  it('adds the promo code and order id in the promo flow', () => {
-    expect(buildRegisterPayload(form, { applied: true, orderId: 'ORD-1' })).toMatchObject({
+  it('adds the promo code, order id and claim token in the promo flow', () => {
+    expect(buildRegisterPayload(form, { applied: true, orderId: 'ORD-1', claimToken: 'secret-1' })).toMatchObject({
       promo_code: 'CBC500',
       order_id: 'ORD-1',
+      promo_claim_token: 'secret-1',
     });
+    expect(buildRegisterPayload(form, { applied: true, orderId: 'ORD-1' })).not.toHaveProperty('promo_claim_token');
   });
 
   it('adds the referral code when one is known', () => {

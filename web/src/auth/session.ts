@@ -13,6 +13,7 @@ export interface RegisterPayload {
   password: string;
   promo_code?: string;
   order_id?: string;
+  promo_claim_token?: string;
   referral_code?: string;
 }
 

@@ -1,4 +1,5 @@
 import { api } from '../api/client';
+import { rememberPromoClaimToken } from './promoClaimToken';
 
 /** What the browser needs to start a checkout: PayPal's SDK (sandbox or live) or the built-in test checkout. */
 export interface PaymentConfig {
@@ -24,7 +25,7 @@ export interface ExecuteResult {
   message?: string;
 }
 
-export type PromoClaimOutcome = 'processing' | 'claimed' | 'claimed_pending_payment' | 'already_claimed' | 'not_found' | 'not_paid' | 'not_claimed';
+export type PromoClaimOutcome = 'processing' | 'claimed' | 'claimed_pending_payment' | 'already_claimed' | 'not_found' | 'not_paid' | 'not_claimed' | 'claim_refused';
 
 export interface PromoClaim {
   order_id: string;
@@ -56,8 +57,10 @@ export async function executePayment(paymentId: string, payerId: string | null |
   return data;
 }
 
+/** Creates the promo order and keeps its claim token in this browser, for the registration that follows. */
 export async function createPromoOrder(): Promise<string> {
-  const { data } = await api.post<{ order_id: string }>('/api/payments/create-order', { plan: PROMO_PLAN, amount: 19, description: 'CBC Special - 500 leads' });
+  const { data } = await api.post<{ order_id: string; claim_token: string }>('/api/payments/create-order', { plan: PROMO_PLAN, amount: 19, description: 'CBC Special - 500 leads' });
+  rememberPromoClaimToken(data.order_id, data.claim_token);
   return data.order_id;
 }
 

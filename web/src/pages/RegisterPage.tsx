@@ -8,6 +8,7 @@ import { useAuth } from '../auth/useAuth';
 import { AuthShell } from '../components/AuthShell';
 import { fetchPromoClaim, type PromoClaim } from '../billing/paymentsApi';
 import { promoClaimProblem } from '../billing/promoClaim';
+import { forgetPromoClaimToken, promoClaimTokenFor } from '../billing/promoClaimToken';
 import { PromoClaimResult } from '../billing/PromoClaimResult';
 import '../billing/billing.css';
 import { FormAlert } from '../components/FormAlert';
@@ -20,7 +21,7 @@ export function RegisterPage() {
   const { register, refreshUser } = useAuth();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const promo = useMemo(() => readPromoOffer(searchParams), [searchParams]);
+  const promo = useMemo(() => readPromoOffer(searchParams, promoClaimTokenFor), [searchParams]);
   const [form, setForm] = useState(emptyForm);
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
@@ -48,6 +49,7 @@ export function RegisterPage() {
     // The account exists now; a promo order that was not applied is explained before going on.
     if (promo.applied && promo.orderId) {
       const problem = await promoClaimProblem(promo.orderId, fetchPromoClaim);
+      if (!problem) forgetPromoClaimToken(promo.orderId);
       await refreshUser();
       if (problem) {
         setPromoProblem(problem);
@@ -67,6 +69,11 @@ export function RegisterPage() {
             <div>
               <strong>CBC Special Promo Applied</strong>
               <span>500 credits for $19 will be added to your new account.</span>
+              {promo.orderId && !promo.claimToken && (
+                <span className="promo-banner-warning">
+                  This browser did not pay for this order. Open this page in the browser you paid with to receive the 500 credits.
+                </span>
+              )}
             </div>
           </div>
         )}

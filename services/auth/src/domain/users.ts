@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '@leadforge/kit';
 import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadforge/kit';
@@ -26,6 +27,7 @@ export interface Registration {
   referral_code?: string;
   promo_code?: string;
   order_id?: string;
+  promo_claim_token?: string;
 }
 
 export async function registerUser(db: Db, input: Registration, adminEmails: Set<string>): Promise<UserRow> {
@@ -50,6 +52,7 @@ export async function registerUser(db: Db, input: Registration, adminEmails: Set
         ...(input.referral_code ? { referral_code: input.referral_code.trim() } : {}),
         ...(input.promo_code ? { promo_code: input.promo_code.trim().toUpperCase() } : {}),
         ...(input.order_id ? { order_id: input.order_id.trim() } : {}),
+        ...(input.promo_claim_token ? { promo_claim_hash: crypto.createHash('sha256').update(input.promo_claim_token.trim()).digest('hex') } : {}),
       });
       return user as UserRow;
     });

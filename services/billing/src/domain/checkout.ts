@@ -7,6 +7,7 @@ import {
   attachProviderOrder, createPurchase, findByOrderId, findPurchase, isAmountMismatch, markFailed, recordCapture,
   type CaptureRecord, type PurchaseRow,
 } from './purchases.ts';
+import { newClaimToken } from './promoClaims.ts';
 import { REFUND_WINDOW_DAYS, refundMismatchedCapture, refundView, refundableUntil, reversePurchase } from './refunds.ts';
 
 /** Turns a provider failure into the answer the user gets; nothing is granted on any of these. */
@@ -65,9 +66,11 @@ export class Checkout {
       throw badRequest(`The CBC500 offer costs $${PROMO_CBC500.price}; prices are set by the server`, 'price_mismatch');
     }
     const provider = await this.providers.active();
-    const p = await createPurchase(this.db, { kind: 'promo', planId: PROMO_CBC500.plan, userId: null, amountCents: PROMO_CBC500.price * 100, credits: PROMO_CBC500.credits, mode: provider.mode });
+    // The order id travels in the register link; the claim token stays in the buyer's browser.
+    const claim = newClaimToken();
+    const p = await createPurchase(this.db, { kind: 'promo', planId: PROMO_CBC500.plan, userId: null, amountCents: PROMO_CBC500.price * 100, credits: PROMO_CBC500.credits, mode: provider.mode, claimTokenHash: claim.hash });
     const order = await this.newOrder(p, provider, `Leadforge CBC Special: ${PROMO_CBC500.credits} credits`, {});
-    return { order_id: order.id, ...(order.approveUrl ? { approve_url: order.approveUrl } : {}) };
+    return { order_id: order.id, claim_token: claim.token, ...(order.approveUrl ? { approve_url: order.approveUrl } : {}) };
   }
 
   async completePromoPayment(orderId: string) {

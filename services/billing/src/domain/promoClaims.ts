@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Db } from '@leadforge/kit';
 import { PROMO_CBC500, type PromoClaimOutcome, type PromoClaimResponse } from '@leadforge/contracts';
 import type { Trx } from './ledger.ts';
@@ -5,17 +6,31 @@ import { grantPurchase, type PurchaseRow } from './purchases.ts';
 
 export type ClaimOutcome = Exclude<PromoClaimOutcome, 'processing' | 'not_claimed'>;
 
+/** A promo order's claim token (handed to the paying browser) and the hash billing keeps of it. */
+export function newClaimToken(): { token: string; hash: string } {
+  const token = crypto.randomBytes(32).toString('base64url');
+  return { token, hash: claimHashOf(token) };
+}
+
+/** SHA-256 hex, as auth puts it on `user.registered` (the token itself never travels on the bus). */
+export const claimHashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+const sameHash = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 /**
  * Gives a paid (or paying) promo order to the account that registered with it: the order's owner
  * is set once, under the row lock, so of two registrations naming the same order exactly one wins.
  * The 500 credits follow at once when the payment is complete, else when its capture completes.
+ * The order id is in the register link, so it is no credential: the registration must also present
+ * the claim token the paying browser was given (orders from before claim tokens carry none).
  */
-export async function claimPromoOrder(trx: Trx, userId: string, orderId: string): Promise<ClaimOutcome> {
+export async function claimPromoOrder(trx: Trx, userId: string, orderId: string, claimHash?: string): Promise<ClaimOutcome> {
   const p: PurchaseRow | undefined = await trx('purchases').where({ provider_order_id: orderId, kind: 'promo' }).forUpdate().first();
   if (!p) return 'not_found';
   if (p.user_id === userId) return p.status === 'completed' ? 'claimed' : 'claimed_pending_payment';
   if (p.user_id) return 'already_claimed';
   if (p.status !== 'completed' && p.status !== 'pending') return 'not_paid';
+  if (p.claim_token_hash && !(claimHash && sameHash(claimHash, p.claim_token_hash))) return 'claim_refused';
   const [claimed]: PurchaseRow[] = await trx('purchases').where({ id: p.id }).whereNull('user_id')
     .update({ user_id: userId, claimed_at: trx.fn.now() }).returning('*');
   await grantPurchase(trx, claimed);
@@ -30,6 +45,7 @@ const MESSAGES: Record<PromoClaimOutcome, string> = {
   not_found: 'We could not find this promo order. Your account was created with the 10 free signup credits. If you were charged, please contact support.',
   not_paid: 'This promo order has not been paid, so the promo credits were not added. Your account was created with the 10 free signup credits.',
   not_claimed: 'This promo order was not used when this account was created. Promo orders can only be applied when registering a new account.',
+  claim_refused: 'This promo order can only be applied from the browser it was paid in. Your account was created with the 10 free signup credits. If you paid for this order, please contact support with your order id.',
 };
 
 /** What became of the promo order an account registered with, for the register page to tell the user. */

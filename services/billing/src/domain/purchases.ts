@@ -27,6 +27,7 @@ export interface PurchaseRow {
   refunded_at: Date | null;
   credits_reversed: number | null;
   credits_shortfall: number | null;
+  claim_token_hash: string | null;
 }
 
 export interface NewPurchase {
@@ -36,6 +37,8 @@ export interface NewPurchase {
   amountCents: number;
   credits: number;
   mode: PaymentMode;
+  /** Promo orders: the hash of the buyer's claim token. */
+  claimTokenHash?: string;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,6 +53,7 @@ export async function createPurchase(db: Db, input: NewPurchase): Promise<Purcha
     credits: input.credits,
     provider_mode: input.mode,
     status: 'created',
+    claim_token_hash: input.claimTokenHash ?? null,
   }).returning('*');
   purchasesTotal.inc({ kind: input.kind, outcome: 'created' });
   return row;

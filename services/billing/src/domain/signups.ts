@@ -16,7 +16,7 @@ export async function welcomeAccount(trx: Trx, user: EventData<'user.registered'
   if (inserted.length === 0) return 'duplicate';
   await appendEntry(trx, { userId: user.user_id, delta: SIGNUP_CREDITS, reason: 'signup', ref: `user:${user.user_id}`, key: `signup:${user.user_id}` });
   if (user.promo_code?.toUpperCase() !== PROMO_CBC500.code) return 'none';
-  const outcome: ClaimOutcome = orderId ? await claimPromoOrder(trx, user.user_id, orderId) : 'not_found';
+  const outcome: ClaimOutcome = orderId ? await claimPromoOrder(trx, user.user_id, orderId, user.promo_claim_hash) : 'not_found';
   await trx('signups').where({ user_id: user.user_id }).update({ promo_outcome: outcome });
   return outcome;
 }

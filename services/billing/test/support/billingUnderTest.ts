@@ -49,7 +49,7 @@ export async function startBillingForTest(kind: TestDatabaseKind, env: NodeJS.Pr
   }
 
   /** What auth publishes when an account is created; resolves once billing has handled it. */
-  async function registered(userId: string, extra: { promo_code?: string; order_id?: string } = {}) {
+  async function registered(userId: string, extra: { promo_code?: string; order_id?: string; promo_claim_hash?: string } = {}) {
     await bus.publish([{
       topic: TOPICS.authUser,
       key: userId,

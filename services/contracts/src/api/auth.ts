@@ -25,6 +25,8 @@ export const RegisterRequest = Type.Object({
   referral_code: Type.Optional(Type.String({ maxLength: 64 })),
   promo_code: Type.Optional(Type.String({ maxLength: 32 })),
   order_id: Type.Optional(Type.String({ maxLength: 64 })),
+  /** The secret the promo page kept in the buyer's browser when the order was created. */
+  promo_claim_token: Type.Optional(Type.String({ maxLength: 128 })),
 }, { additionalProperties: false });
 export type RegisterRequest = Static<typeof RegisterRequest>;
 

@@ -68,7 +68,8 @@ export const CreatePromoOrderRequest = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 200 })),
 }, { additionalProperties: false });
 export type CreatePromoOrderRequest = Static<typeof CreatePromoOrderRequest>;
-export const CreatePromoOrderResponse = Type.Object({ order_id: Type.String(), approve_url: Type.Optional(Type.String()) });
+/** `claim_token` binds the order to the buyer: only a registration presenting it gets the credits. */
+export const CreatePromoOrderResponse = Type.Object({ order_id: Type.String(), claim_token: Type.String(), approve_url: Type.Optional(Type.String()) });
 
 export const CompletePromoRequest = Type.Object({
   order_id: Type.String({ minLength: 1, maxLength: 64, errorMessage: 'order_id is required' }),
@@ -91,6 +92,7 @@ export const PromoClaimOutcome = Type.Union([
   Type.Literal('not_found'),
   Type.Literal('not_paid'),
   Type.Literal('not_claimed'),
+  Type.Literal('claim_refused'),
 ]);
 export type PromoClaimOutcome = Static<typeof PromoClaimOutcome>;
 export const PromoClaimResponse = Type.Object({
