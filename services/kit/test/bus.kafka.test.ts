@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import kafkajs from 'kafkajs';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
 import { kafkaTopicConfig } from '../src/bus/createBus.ts';
@@ -16,6 +17,7 @@ describe('the settings of topics the Kafka bus creates', () => {
 });
 
 const skipReason = kafkaSkipReason();
+const logger = pino({ level: 'silent' });
 
 describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipReason})` : givenBrokers.length ? ' (given brokers)' : ' (a broker of its own)'}`, () => {
   let own: OwnKafka | undefined;
@@ -29,7 +31,7 @@ describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipRe
   afterAll(() => own?.close());
 
   // Group joins and rebalances take seconds on a real broker.
-  busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', partitions: 4 }), { settleMs: 3_000, deliveryMs: 25_000 });
+  busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', logger, partitions: 4 }), { settleMs: 3_000, deliveryMs: 25_000 });
 
   it('creates a topic with the settings topicConfig gives it', async () => {
     const topic = `lf-kept-${crypto.randomBytes(4).toString('hex')}`;

@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerHealth, type ReadinessCheck } from '../src/http/health.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('/readyz', () => {
+  let app: FastifyInstance;
+  afterEach(() => app.close());
+
+  async function probe(checks: ReadinessCheck[], shuttingDown = false) {
+    app = Fastify();
+    registerHealth(app, checks, () => shuttingDown);
+    const started = Date.now();
+    const res = await app.inject({ method: 'GET', url: '/readyz' });
+    return { status: res.statusCode, body: res.json(), ms: Date.now() - started };
+  }
+
+  it('is ready with its database up, the bus down reported but not gating', async () => {
+    const result = await probe([
+      { name: 'database', check: async () => true },
+      { name: 'bus', check: async () => false, gatesReadiness: false },
+    ]);
+    expect(result).toMatchObject({ status: 200, body: { status: 'ready', checks: { database: true, bus: false } } });
+  });
+
+  it('is not ready when a gating dependency fails, throws or hangs, and answers within seconds', async () => {
+    expect(await probe([{ name: 'database', check: async () => { throw new Error('gone'); } }]))
+      .toMatchObject({ status: 503, body: { status: 'not_ready', checks: { database: false } } });
+    await app.close();
+    const hanging = await probe([{ name: 'database', check: () => new Promise<boolean>(() => {}) }]);
+    expect(hanging).toMatchObject({ status: 503, body: { checks: { database: false } } });
+    expect(hanging.ms).toBeLessThan(3_000);
+  });
+
+  it('does not wait long for a dependency that does not gate it', async () => {
+    const result = await probe([
+      { name: 'database', check: async () => true },
+      { name: 'bus', check: async () => { await sleep(1_500); return true; }, gatesReadiness: false },
+    ]);
+    expect(result).toMatchObject({ status: 200, body: { checks: { bus: false } } });
+    expect(result.ms).toBeLessThan(1_200);
+    await sleep(1_600);
+    // Its answer arrived meanwhile: the next probe reports it.
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).json().checks.bus).toBe(true);
+  });
+
+  it('answers 503 once shutdown starts', async () => {
+    expect(await probe([], true)).toMatchObject({ status: 503, body: { status: 'shutting_down' } });
+  });
+});
