@@ -8,13 +8,15 @@ const WORKER_FILE = new URL('./pageParseWorker.ts', import.meta.url).href;
 const WORKER_HEAP_MB = 512;
 
 /**
- * Workers run this TypeScript through tsx like the rest of the product: under `node --import tsx`
- * the flag is inherited, under vitest (which transforms in-process) it is added.
+ * Workers run this TypeScript through tsx like the rest of the product: a tsx loader the process
+ * was started with (`--import tsx`, the container's `--import /opt/tsx/.../loader.mjs`) is
+ * inherited; without one (tsx registered in code by `npm start`, or vitest, which transforms
+ * in-process) it is added.
  */
 function workerExecArgv(): string[] {
   const argv = process.execArgv;
-  const hasTsx = argv.some((arg, i) => /^--(import|loader)(=tsx)?$/.test(arg) && (arg.endsWith('=tsx') || argv[i + 1] === 'tsx'));
-  return hasTsx ? [...argv] : [...argv, '--import', 'tsx'];
+  const loadsTsx = argv.some((arg, i) => (/^--(import|loader|require)$/.test(arg) && /tsx/.test(argv[i + 1] ?? '')) || /^--(import|loader|require)=.*tsx/.test(arg));
+  return loadsTsx ? [...argv] : [...argv, '--import', 'tsx'];
 }
 
 export type PoolAnswer = PageOutcome | { ok: false; timedOut: true };
