@@ -3,6 +3,13 @@ import { Role, Timestamp, UserStatus } from './common.ts';
 
 export const PASSWORD_MIN_LENGTH = 6;
 
+/** The password rule of registration, reset and change alike. */
+export const NewPassword = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: 200,
+  errorMessage: { minLength: 'Password must be at least 6 characters long', maxLength: 'Password must be at most 200 characters long' },
+});
+
 export const User = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -17,11 +24,7 @@ export type User = Static<typeof User>;
 export const RegisterRequest = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 120 }),
   email: Type.String({ format: 'email', minLength: 3, maxLength: 254, errorMessage: { format: 'Please enter a valid email address' } }),
-  password: Type.String({
-    minLength: PASSWORD_MIN_LENGTH,
-    maxLength: 200,
-    errorMessage: { minLength: 'Password must be at least 6 characters long', maxLength: 'Password must be at most 200 characters long' },
-  }),
+  password: NewPassword,
   referral_code: Type.Optional(Type.String({ maxLength: 64 })),
   promo_code: Type.Optional(Type.String({ maxLength: 32 })),
   order_id: Type.Optional(Type.String({ maxLength: 64 })),
@@ -44,6 +47,32 @@ export const SessionResponse = Type.Object({
 });
 export type SessionResponse = Static<typeof SessionResponse>;
 
+export const PasswordResetRequest = Type.Object({
+  email: Type.String({ format: 'email', minLength: 3, maxLength: 254, errorMessage: { format: 'Please enter a valid email address' } }),
+}, { additionalProperties: false });
+export type PasswordResetRequest = Static<typeof PasswordResetRequest>;
+
+export const PasswordResetConfirm = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+  password: NewPassword,
+}, { additionalProperties: false });
+export type PasswordResetConfirm = Static<typeof PasswordResetConfirm>;
+
+export const ChangePasswordRequest = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: 200, errorMessage: { minLength: 'Please enter your current password' } }),
+  new_password: NewPassword,
+}, { additionalProperties: false });
+export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
+
+export const UpdateProfileRequest = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+}, { additionalProperties: false });
+export type UpdateProfileRequest = Static<typeof UpdateProfileRequest>;
+
+/** A plain confirmation, e.g. the same answer to every password reset request. */
+export const MessageResponse = Type.Object({ message: Type.String() });
+export type MessageResponse = Static<typeof MessageResponse>;
+
 /** Internal (service-to-service) calls that change a user's role or status. */
 export const SetRoleRequest = Type.Object({ role: Role, actor_id: Type.Optional(Type.String()) }, { additionalProperties: false });
 export const SetStatusRequest = Type.Object({ status: UserStatus, actor_id: Type.Optional(Type.String()) }, { additionalProperties: false });
@@ -54,4 +83,6 @@ export interface AccessClaims {
   email: string;
   name: string;
   role: Role;
+  /** The user's session generation when the token was issued; an older one than the user's is refused. */
+  gen?: number;
 }

@@ -18,6 +18,8 @@ export interface Principal {
 export interface UserStanding {
   role: Role;
   status: UserStatus;
+  /** Bumped by auth when the password changes; tokens issued under an older generation are refused. */
+  session_generation?: number;
 }
 
 declare module 'fastify' {
@@ -97,6 +99,9 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
       standing = { role: claims.role, status: 'active' };
     }
     if (!standing || standing.status !== 'active') throw unauthorized('This account is not active', 'account_inactive');
+    if ((claims.gen ?? 0) < (standing.session_generation ?? 0)) {
+      throw unauthorized('Your session has ended because your password was changed; please log in again', 'session_ended');
+    }
     const principal: Principal = { id: claims.sub, email: claims.email, name: claims.name, role: standing.role };
     request.principal = principal;
     return principal;
