@@ -1,6 +1,6 @@
-import os from 'node:os';
 import { readInt } from '@leadforge/kit';
 import { DEFAULT_MAX_DEPTH } from '../domain/extract/index.ts';
+import { cpuBudget } from './cpuBudget.ts';
 
 /** How untrusted pages are parsed: off the event loop, within a time and a nesting budget. */
 export interface ParseConfig {
@@ -12,10 +12,10 @@ export interface ParseConfig {
   maxDepth: number;
 }
 
-/** One core is left to the event loop (HTTP, the bus, the database). */
+/** One core (of those the process may use) is left to the event loop (HTTP, the bus, the database). */
 export function loadParseConfig(env: NodeJS.ProcessEnv): ParseConfig {
   return {
-    workers: readInt(env, 'SCRAPER_PARSE_WORKERS', Math.max(1, os.availableParallelism() - 1), 1, 64),
+    workers: readInt(env, 'SCRAPER_PARSE_WORKERS', Math.max(1, cpuBudget() - 1), 1, 64),
     timeoutMs: readInt(env, 'SCRAPER_PARSE_TIMEOUT_MS', 3_000, 1, 60_000),
     maxDepth: readInt(env, 'SCRAPER_PARSE_MAX_DEPTH', DEFAULT_MAX_DEPTH, 16, 5_000),
   };

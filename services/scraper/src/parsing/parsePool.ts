@@ -5,7 +5,7 @@ import type { PageJob, PageOutcome, PageTask } from './pageParseWorker.ts';
 const WORKER_FILE = new URL('./pageParseWorker.ts', import.meta.url).href;
 
 // A page's DOM takes a few times its size; a worker past this is stopped, not the process.
-const WORKER_HEAP_MB = 512;
+const WORKER_HEAP_MB = 256;
 
 /**
  * Workers run this TypeScript through tsx like the rest of the product: a tsx loader the process
