@@ -6,8 +6,8 @@ import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperU
 
 type Answer = (res: http.ServerResponse) => void;
 
-/** An Overpass stand-in on loopback that answers every query with the body `answer` writes. */
-async function standInOverpass(): Promise<{ url: string; answer: Answer; close(): Promise<void> }> {
+/** A provider stand-in (Overpass, Google Places) on loopback that answers every query with the body `answer` writes. */
+async function standInProvider(): Promise<{ url: string; answer: Answer; close(): Promise<void> }> {
   const stand: { answer: Answer } = { answer: (res) => res.end() };
   const server = http.createServer((req, res) => {
     req.resume();
@@ -45,12 +45,12 @@ const answers: [string, Answer, RegExp][] = [
 
 describe('a truncated or binary Overpass answer fails the search at once, nothing found', () => {
   let web: FixtureWeb;
-  let overpass: Awaited<ReturnType<typeof standInOverpass>>;
+  let overpass: Awaited<ReturnType<typeof standInProvider>>;
   let scraper: ScraperUnderTest;
 
   beforeAll(async () => {
     web = await startFixtureWeb({ sites: 5 });
-    overpass = await standInOverpass();
+    overpass = await standInProvider();
     scraper = await startScraperUnderTest({ kind: 'pglite', web, env: { OVERPASS_URL: overpass.url, SCRAPER_MAX_RETRIES: '0' } });
   });
   afterAll(async () => {
@@ -69,5 +69,31 @@ describe('a truncated or binary Overpass answer fails the search at once, nothin
       expect(finished.data.error).toMatch(error);
       expect(finished.data.error).not.toMatch(/\u0000/);
     });
+  });
+});
+
+describe('a provider error quoting binary content still finishes the search', () => {
+  let web: FixtureWeb;
+  let google: Awaited<ReturnType<typeof standInProvider>>;
+  let scraper: ScraperUnderTest;
+
+  beforeAll(async () => {
+    web = await startFixtureWeb({ sites: 5 });
+    google = await standInProvider();
+    google.answer = answers[2][1];
+    scraper = await startScraperUnderTest({ kind: 'pglite', web, env: { PLACES_SOURCE: 'google', GOOGLE_PLACES_API_KEY: 'test-key', GOOGLE_PLACES_API_BASE: google.url } });
+  });
+  afterAll(async () => {
+    await scraper?.stop();
+    await google?.close();
+    await web?.close();
+  });
+
+  it('source_failed, the NUL bytes of the quoted answer replaced (PostgreSQL refuses them)', async () => {
+    await scraper.requestSearch({ search_id: 'google-binary', quantity: 5, deadlineInMs: 120_000 });
+    const finished = await scraper.finished('google-binary', 20_000);
+    expect(finished.data).toMatchObject({ reason: 'source_failed', stats: { total_found: 0 } });
+    expect(finished.data.error).toMatch(/^Google Places API error: /);
+    expect(finished.data.error).not.toMatch(/\u0000/);
   });
 });
