@@ -198,7 +198,13 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
     const post = (id: string) => fetch(`${svc.url}/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
 
     beforeAll(async () => {
-      svc = await startServiceForTest(submitting, { kind: 'pglite', env: { KAFKA_BROKERS: own.brokers.join(','), KAFKA_PUBLISH_TIMEOUT_MS: '3000' } });
+      svc = await startServiceForTest(submitting, { kind: 'pglite', env: {
+        KAFKA_BROKERS: own.brokers.join(','),
+        KAFKA_PUBLISH_TIMEOUT_MS: '3000',
+        // After the broker's restart the group waits out the session of the member it knew before.
+        KAFKA_SESSION_TIMEOUT_MS: '6000',
+        KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+      } });
       // From the beginning: the group commits no offset before the outage, and must not skip what comes after.
       await svc.ctx.bus.subscribe({
         group: `down-${randomUUID().slice(0, 8)}`,
