@@ -22,7 +22,7 @@ describe('Kafka settings from the environment', () => {
       sessionTimeoutMs: 30_000,
       heartbeatIntervalMs: 3_000,
       consumerConcurrency: 2,
-      publishTimeoutMs: 30_000,
+      publishTimeoutMs: 15_000,
     });
     expect(readKafkaConfig({ KAFKA_BROKERS: '127.0.0.1:9092', KAFKA_CLIENT_ID: 'acme', KAFKA_TOPIC_PREFIX: 'staging.' }, 'billing'))
       .toMatchObject({ clientId: 'acme-billing', topicPrefix: 'staging.' });

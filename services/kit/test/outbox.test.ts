@@ -158,6 +158,21 @@ describe('transactional outbox', () => {
     expect(backlog.values.find((v) => v.labels.service === 'wake')?.value).toBe(0);
   });
 
+  it('stops within seconds while a publish hangs, leaving its rows for the next relay', async () => {
+    const hanging: Bus = { ...memory, publish: () => new Promise<void>(() => {}) };
+    await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
+    const relay = new OutboxRelay({ db: tdb.db, bus: hanging, service: 'test', logger, pollMs: 5 });
+    relay.start();
+    await sleep(100);
+    const stopping = Date.now();
+    await relay.stop();
+    expect(Date.now() - stopping).toBeLessThan(7_000);
+    expect(await unpublished(tdb.db)).toBe(1);
+    const next = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger });
+    expect(await next.drainOnce()).toBe(1);
+    await next.stop();
+  }, 15_000);
+
   it('lets only one of two relays on a database publish at a time', async () => {
     const bus = recordingBus(memory, 5);
     const relays = [1, 2].map(() => new OutboxRelay({ db: tdb.db, bus, service: 'test', logger, pollMs: 5, batch: 4 }));

@@ -21,7 +21,7 @@ export interface KafkaBusOptions {
   topicPrefix?: string;
   sasl?: SASLOptions;
   ssl?: ConnectionOptions;
-  /** A publish the brokers have not acknowledged within this rejects (default 30 s). */
+  /** A publish the brokers have not acknowledged within this rejects (default 15 s). */
   publishTimeoutMs?: number;
   /** A member silent for this long is dropped from its group (default 30 s). */
   sessionTimeoutMs?: number;
@@ -81,7 +81,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const { logger } = options;
   const partitions = options.partitions ?? 6;
   const prefix = options.topicPrefix ?? '';
-  const publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 15_000;
   const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
   const heartbeatInterval = options.heartbeatIntervalMs ?? 3_000;
   const retryMs = options.retryMs ?? 500;

@@ -76,6 +76,6 @@ export function readKafkaConfig(env: NodeJS.ProcessEnv, service?: string): Kafka
     sessionTimeoutMs,
     heartbeatIntervalMs,
     consumerConcurrency: readInt(env, 'KAFKA_CONSUMER_CONCURRENCY', 2, 1, 100),
-    publishTimeoutMs: readInt(env, 'KAFKA_PUBLISH_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    publishTimeoutMs: readInt(env, 'KAFKA_PUBLISH_TIMEOUT_MS', 15_000, 1_000, 600_000),
   };
 }

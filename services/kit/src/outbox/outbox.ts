@@ -65,6 +65,8 @@ export interface OutboxRelayOptions {
 
 const relaysStarted = new Map<string, number>();
 const MAX_BACKOFF_MS = 30_000;
+/** How long stopping waits for a publish under way: shutdown must fit the orchestrator's grace period. */
+const STOP_WAIT_MS = 5_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 10_000;
@@ -128,13 +130,19 @@ export class OutboxRelay {
     this.wakePause?.();
   };
 
-  /** Ends the loop, waits for a publish under way and gives the lease up for the next relay. */
+  /**
+   * Ends the loop, waits a little for a publish under way and gives the lease up for the next relay.
+   * A publish still pending then (the bus is away) is left behind: its rows stay unpublished, and
+   * whichever relay runs next publishes them.
+   */
   async stop(): Promise<void> {
     this.running = false;
     commits.off('commit', this.wake);
     this.endPause?.();
-    await this.loop;
-    await this.draining?.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, STOP_WAIT_MS); });
+    await Promise.race([Promise.all([this.loop, this.draining?.catch(() => undefined)]), waited]);
+    clearTimeout(timer);
     await this.db('kit_outbox_relay_lease').where({ holder: this.holder }).update({ expires_at: this.db.fn.now() });
   }
 
