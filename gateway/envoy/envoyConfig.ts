@@ -7,6 +7,7 @@
  */
 import { isIP } from 'node:net';
 import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
+import { ACCESS_TOKEN_AUDIENCE, GATEWAY_PROOF_HEADER } from '@leadforge/kit';
 import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
 
 /** Every workload listens on this port in the cluster (the chart's Services expose it too). */
@@ -53,6 +54,11 @@ export interface EnvoyConfigOptions {
   adminPort?: number;
   /** Request spans sent over OTLP/HTTP to this collector (`/v1/traces`), as `leadforge-gateway`. */
   tracing?: { collector: Upstream };
+  /**
+   * The internal token, sent upstream as `x-leadforge-gateway` so services on loopback believe the
+   * X-Forwarded-For Envoy sets (in a cluster they trust the gateway pods' addresses instead).
+   */
+  gatewayProof?: string;
 }
 
 const TRACING_CLUSTER = 'otel_collector';
@@ -246,6 +252,7 @@ function httpFilters(authCluster: ServiceName, auth: Upstream): Json[] {
         providers: {
           leadforge: {
             issuer: JWT_ISSUER,
+            audiences: [ACCESS_TOKEN_AUDIENCE],
             remote_jwks: {
               http_uri: { uri: `http://${auth.host}:${auth.port}/.well-known/jwks.json`, cluster: authCluster, timeout: '2s' },
               cache_duration: '600s',
@@ -350,6 +357,10 @@ export function envoyConfig(options: EnvoyConfigOptions = {}): Json {
     route_config: {
       name: 'leadforge',
       response_headers_to_add: securityHeaders(),
+      // Only Envoy may prove it is the gateway: a client's copy of the header is replaced or removed.
+      ...(options.gatewayProof
+        ? { request_headers_to_add: [{ header: { key: GATEWAY_PROOF_HEADER, value: options.gatewayProof }, append_action: 'OVERWRITE_IF_EXISTS_OR_ADD' }] }
+        : { request_headers_to_remove: [GATEWAY_PROOF_HEADER] }),
       virtual_hosts: [{ name: 'leadforge', domains: ['*'], routes: routes(table) }],
     },
     http_filters: httpFilters('auth', upstreams('auth')[0]),

@@ -180,6 +180,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
       upstreams,
       listen: { address: '127.0.0.1', port: options.port },
       healthPort: await freePort(),
+      gatewayProof: secrets.INTERNAL_TOKEN,
       ...(otlp ? { tracing: { collector: { host: otlp.hostname, port: Number(otlp.port || 80) } } } : {}),
     });
     const envoy = await startEnvoy({ config, workDir: dirs.envoy });
