@@ -170,6 +170,9 @@ function serverProperties(logDir: string, port: number, controllerPort: number):
     'share.coordinator.state.topic.replication.factor': 1,
     'share.coordinator.state.topic.min.isr': 1,
     'group.initial.rebalance.delay.ms': 0,
+    // Made when the first group or transaction appears: 50 partitions each (the defaults) take seconds on a small machine.
+    'offsets.topic.num.partitions': 4,
+    'transaction.state.log.num.partitions': 4,
     // The bus creates its topics with their settings; a typo'd name must not make one.
     'auto.create.topics.enable': 'false',
     'num.partitions': 1,
