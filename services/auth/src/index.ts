@@ -4,6 +4,8 @@ import { TOPICS } from '@leadforge/contracts';
 import { buildRuntime } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
+import { accountRoutes } from './routes/accountRoutes.ts';
+import { startMailSender } from './mail/mailOutbox.ts';
 import { findUser, promoteAdmins } from './domain/users.ts';
 
 const runtimeOf = perService(buildRuntime);
@@ -17,13 +19,16 @@ export const authService: ServiceDefinition = {
     resolveKey: async () => (await runtimeOf(ctx)).key.publicPem,
     lookupStanding: async (userId) => {
       const user = await findUser(ctx.db, userId);
-      return user ? { role: user.role, status: user.status } : null;
+      return user ? { role: user.role, status: user.status, session_generation: user.session_generation } : null;
     },
+    // Its own table is one indexed read away: a password reset ends sessions here at once.
+    standingTtlMs: 0,
   }),
 
   async routes(app, ctx) {
     const rt = await runtimeOf(ctx);
     await publicRoutes(app, rt);
+    await accountRoutes(app, rt);
     await internalRoutes(app, rt);
   },
 
@@ -31,6 +36,9 @@ export const authService: ServiceDefinition = {
     const rt = await runtimeOf(ctx);
     const promoted = await promoteAdmins(ctx.db, rt.adminEmails);
     if (promoted.length) ctx.log.info({ promoted }, 'promoted ADMIN_EMAILS accounts to admin');
+    const mailSender = startMailSender({ db: ctx.db, transport: rt.mail.transport, log: ctx.log, retryBaseMs: rt.mail.retryBaseMs });
+    rt.mail.wake = mailSender.wake;
+    ctx.log.info({ mail: rt.mail.transport.describe }, 'account emails go to');
     const subscription = await startConsumer({
       db: ctx.db,
       bus: ctx.bus,
@@ -47,7 +55,10 @@ export const authService: ServiceDefinition = {
         },
       },
     });
-    return () => subscription.close();
+    return async () => {
+      await subscription.close();
+      await mailSender.stop();
+    };
   },
 };
 

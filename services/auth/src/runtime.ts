@@ -4,6 +4,7 @@ import type { AccessClaims } from '@leadforge/contracts';
 import { creditBalances, type CreditBalances } from './domain/balances.ts';
 import { loadSigningKey, tokenSigner, type SigningKey } from './domain/signingKeys.ts';
 import { parseAdminEmails } from './domain/users.ts';
+import { mailTransportFrom, type MailTransport } from './mail/mailTransport.ts';
 
 /** What auth's routes and consumers share, built once per start. */
 export interface AuthRuntime {
@@ -13,7 +14,15 @@ export interface AuthRuntime {
   tokenTtlSeconds: number;
   adminEmails: Set<string>;
   balances: CreditBalances;
-  limits: { registerPerIpPerHour: number; loginPerIpPerMinute: number; loginPerEmailPer15Minutes: number };
+  limits: {
+    registerPerIpPerHour: number;
+    loginPerIpPerMinute: number;
+    loginPerEmailPer15Minutes: number;
+    resetPerIpPerHour: number;
+    resetPerEmailPerHour: number;
+    passwordChangePerUserPer15Minutes: number;
+  };
+  mail: { transport: MailTransport; retryBaseMs: number; wake: () => void };
 }
 
 export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
@@ -31,6 +40,11 @@ export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
       registerPerIpPerHour: readInt(env, 'AUTH_REGISTER_PER_IP_PER_HOUR', 20, 1),
       loginPerIpPerMinute: readInt(env, 'AUTH_LOGIN_PER_IP_PER_MINUTE', 30, 1),
       loginPerEmailPer15Minutes: readInt(env, 'AUTH_LOGIN_PER_EMAIL_PER_15_MINUTES', 10, 1),
+      resetPerIpPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_IP_PER_HOUR', 20, 1),
+      resetPerEmailPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR', 3, 1),
+      passwordChangePerUserPer15Minutes: readInt(env, 'AUTH_PASSWORD_CHANGE_PER_USER_PER_15_MINUTES', 10, 1),
     },
+    // The sender starts with the service; until then a wake-up has nothing to do.
+    mail: { transport: mailTransportFrom(env, ctx.config, ctx.log), retryBaseMs: readInt(env, 'MAIL_RETRY_BASE_SECONDS', 60, 1, 3600) * 1000, wake: () => undefined },
   };
 }

@@ -22,6 +22,10 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', path: '/api/auth/register', service: 'auth', access: 'public' },
   { method: 'POST', path: '/api/auth/login', service: 'auth', access: 'public' },
   { method: 'GET', path: '/api/auth/me', service: 'auth', access: 'user' },
+  { method: 'PATCH', path: '/api/auth/me', service: 'auth', access: 'user' },
+  { method: 'POST', path: '/api/auth/password', service: 'auth', access: 'user' },
+  { method: 'POST', path: '/api/auth/password-reset', service: 'auth', access: 'public' },
+  { method: 'POST', path: '/api/auth/password-reset/confirm', service: 'auth', access: 'public' },
 
   { method: 'GET', path: '/api/payments/config', service: 'billing', access: 'public' },
   { method: 'GET', path: '/api/payments/history', service: 'billing', access: 'user' },

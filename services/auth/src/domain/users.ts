@@ -13,6 +13,8 @@ export interface UserRow {
   password_hash: string;
   role: Role;
   status: UserStatus;
+  /** Bumped by every password change; tokens carry it as `gen`. */
+  session_generation: number;
   created_at: Date;
 }
 

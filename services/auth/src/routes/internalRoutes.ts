@@ -16,7 +16,7 @@ export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
   app.get('/internal/users/:id/standing', { schema: { params: UserParams }, preHandler: guard }, async (request) => {
     const user = await findUser(rt.ctx.db, (request.params as { id: string }).id);
     if (!user) throw notFound('User not found', 'user_not_found');
-    return { role: user.role, status: user.status };
+    return { role: user.role, status: user.status, session_generation: user.session_generation };
   });
 
   app.post('/internal/users/:id/role', { schema: { params: UserParams, body: SetRoleRequest }, preHandler: guard }, async (request) => {

@@ -2,35 +2,21 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '@leadforge/kit';
 import { principalOf, notFound, rateLimited } from '@leadforge/kit';
 import { ErrorBody, LoginRequest, RegisterRequest, SessionResponse, User } from '@leadforge/contracts';
-import { authenticateUser, findUser, normaliseEmail, registerUser, type UserRow } from '../domain/users.ts';
+import { authenticateUser, findUser, normaliseEmail, registerUser } from '../domain/users.ts';
+import { sessionReplies } from './sessionReplies.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** Users paste emails with stray spaces; trim before the format check. */
-async function trimEmail(request: FastifyRequest) {
+export async function trimEmail(request: FastifyRequest) {
   const body = request.body as { email?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.email === 'string') body.email = body.email.trim();
 }
 
 export async function publicRoutes(app: App, rt: AuthRuntime): Promise<void> {
-  async function toUser(row: UserRow) {
-    return {
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      role: row.role,
-      status: row.status,
-      credits: await rt.balances.of(row.id),
-      created_at: new Date(row.created_at).toISOString(),
-    };
-  }
-
-  async function session(row: UserRow) {
-    const access_token = rt.sign({ sub: row.id, email: row.email, name: row.name, role: row.role });
-    return { user: await toUser(row), access_token, token_type: 'bearer' as const, expires_in: rt.tokenTtlSeconds };
-  }
+  const { toUser, session } = sessionReplies(rt);
 
   const errors = { 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import type { Db } from '@leadforge/kit';
+import { badRequest, notFound } from '@leadforge/kit';
+import { enqueueMail } from '../mail/mailOutbox.ts';
+import { passwordChangedMail } from '../mail/mailMessages.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import type { UserRow } from './users.ts';
+
+/**
+ * Sets a new password hash, ends every existing session (tokens of an older generation are refused)
+ * and queues the "your password was changed" email, all in the caller's transaction.
+ */
+export async function replacePassword(trx: Knex.Transaction, user: UserRow, newHash: string, publicUrl: string, how: 'reset' | 'changed'): Promise<UserRow> {
+  const [updated] = await trx('users')
+    .where({ id: user.id })
+    .update({ password_hash: newHash, session_generation: trx.raw('session_generation + 1'), updated_at: trx.fn.now() })
+    .returning('*');
+  await trx('password_reset_tokens').where({ user_id: user.id }).delete();
+  await enqueueMail(trx, passwordChangedMail(user.email, user.name, publicUrl, how));
+  return updated as UserRow;
+}
+
+/** A signed-in user changes their password: the current one is required. */
+export async function changePassword(db: Db, userId: string, currentPassword: string, newPassword: string, publicUrl: string): Promise<UserRow> {
+  const user: UserRow | undefined = await db('users').where({ id: userId }).first();
+  if (!user || user.status !== 'active') throw notFound('User not found', 'user_not_found');
+  // 400, not 401: the session is fine, the form is wrong.
+  if (!(await verifyPassword(currentPassword, user.password_hash))) throw badRequest('Your current password is incorrect', 'wrong_password');
+  const newHash = await hashPassword(newPassword);
+  return db.transaction(async (trx) => {
+    const locked: UserRow = await trx('users').where({ id: userId }).forUpdate().first();
+    // Changed meanwhile by another request: the password just checked is no longer current.
+    if (locked.password_hash !== user.password_hash) throw badRequest('Your current password is incorrect', 'wrong_password');
+    return replacePassword(trx, locked, newHash, publicUrl, 'changed');
+  });
+}
+
+export async function renameUser(db: Db, userId: string, name: string): Promise<UserRow> {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest('Please enter your name', 'name_required');
+  const [updated] = await db('users').where({ id: userId }).update({ name: trimmed, updated_at: db.fn.now() }).returning('*');
+  if (!updated) throw notFound('User not found', 'user_not_found');
+  return updated as UserRow;
+}

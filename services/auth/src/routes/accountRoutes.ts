@@ -1,0 +1,64 @@
+import type { App } from '@leadforge/kit';
+import { principalOf, rateLimited } from '@leadforge/kit';
+import {
+  ChangePasswordRequest, ErrorBody, MessageResponse, PasswordResetConfirm, PasswordResetRequest, SessionResponse, UpdateProfileRequest, User,
+} from '@leadforge/contracts';
+import { confirmPasswordReset, requestPasswordReset } from '../domain/passwordResets.ts';
+import { changePassword, renameUser } from '../domain/passwordChanges.ts';
+import { normaliseEmail } from '../domain/users.ts';
+import type { AuthRuntime } from '../runtime.ts';
+import { trimEmail } from './publicRoutes.ts';
+import { sessionReplies } from './sessionReplies.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const RESET_REQUESTED_MESSAGE = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
+
+/** Password reset, password change and profile: what a user does to their own account. */
+export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
+  const { toUser, session } = sessionReplies(rt);
+  const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+  const publicUrl = rt.ctx.config.publicUrl;
+
+  app.post('/api/auth/password-reset', {
+    schema: { body: PasswordResetRequest, response: { 202: MessageResponse, ...errors } },
+    preValidation: trimEmail,
+    preHandler: rateLimited(rt.ctx.counters,
+      { name: 'reset-ip', max: rt.limits.resetPerIpPerHour, windowMs: HOUR },
+      { name: 'reset-email', max: rt.limits.resetPerEmailPerHour, windowMs: HOUR, key: (request) => normaliseEmail((request.body as PasswordResetRequest).email) },
+    ),
+  }, async (request, reply) => {
+    // The same answer, whether or not the account exists; the email is sent in the background.
+    if (await requestPasswordReset(rt.ctx.db, (request.body as PasswordResetRequest).email, publicUrl)) rt.mail.wake();
+    return reply.status(202).send({ message: RESET_REQUESTED_MESSAGE });
+  });
+
+  app.post('/api/auth/password-reset/confirm', {
+    schema: { body: PasswordResetConfirm, response: { 200: MessageResponse, ...errors } },
+    preHandler: rateLimited(rt.ctx.counters, { name: 'reset-confirm-ip', max: rt.limits.resetPerIpPerHour, windowMs: HOUR }),
+  }, async (request) => {
+    const { token, password } = request.body as PasswordResetConfirm;
+    await confirmPasswordReset(rt.ctx.db, token, password, publicUrl);
+    rt.mail.wake();
+    return { message: 'Your password has been reset. Please log in with your new password.' };
+  });
+
+  app.post('/api/auth/password', {
+    schema: { body: ChangePasswordRequest, response: { 200: SessionResponse, ...errors } },
+    preHandler: [
+      app.requireUser,
+      rateLimited(rt.ctx.counters, { name: 'password-change-user', max: rt.limits.passwordChangePerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
+    ],
+  }, async (request) => {
+    const { current_password, new_password } = request.body as ChangePasswordRequest;
+    const user = await changePassword(rt.ctx.db, principalOf(request).id, current_password, new_password, publicUrl);
+    rt.mail.wake();
+    // Every other session ends; this one goes on with a token of the new generation.
+    return session(user);
+  });
+
+  app.patch('/api/auth/me', {
+    schema: { body: UpdateProfileRequest, response: { 200: User, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => toUser(await renameUser(rt.ctx.db, principalOf(request).id, (request.body as UpdateProfileRequest).name)));
+}

@@ -1,0 +1,241 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { loadKitConfig, type RunningService } from '@leadforge/kit';
+import pino from 'pino';
+import authService from '../src/index.ts';
+import { mailTransportFrom } from '../src/mail/mailTransport.ts';
+import { readMailbox, waitForMail } from './support/mailbox.ts';
+
+const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
+const RESET_ANSWER = { status: 202, body: { message: 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.' } };
+
+function caller(url: () => string) {
+  return async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${url()}${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+
+for (const kind of kinds) {
+  describe.skipIf(kind === 'postgres' && !postgresConfigured)(`accounts (reset, change password, profile) on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
+    let svc: RunningService;
+    let dataDir: string;
+    let mailDir: string;
+    const call = caller(() => svc.url);
+    const register = async (email: string, password = 'secret123') =>
+      (await call('POST', '/api/auth/register', { name: 'Grace Hopper', email, password })).body as { access_token: string; user: { id: string } };
+    const resetLink = async (email: string) => {
+      expect(await call('POST', '/api/auth/password-reset', { email })).toEqual(RESET_ANSWER);
+      const mail = await waitForMail(mailDir, email.trim().toLowerCase(), /^Reset your Leadforge password$/);
+      await fs.rm(mail.file);
+      return mail;
+    };
+
+    beforeAll(async () => {
+      dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadforge-accounts-'));
+      mailDir = path.join(dataDir, 'mail');
+      svc = await startServiceForTest(authService, {
+        kind,
+        env: { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:5999', AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR: '4', AUTH_PASSWORD_RESET_PER_IP_PER_HOUR: '100' },
+      });
+    });
+    afterAll(async () => {
+      await svc?.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('emails a single-use reset link; the reset sets the password and ends every earlier session', async () => {
+      const { access_token: before } = await register('grace@example.com', 'old-password');
+      expect((await call('GET', '/api/auth/me', undefined, before)).status).toBe(200);
+
+      const mail = await resetLink('  Grace@Example.com ');
+      expect(mail.to).toContain('grace@example.com');
+      expect(mail.text).toContain('Hello Grace Hopper,');
+      expect(mail.html).toContain('Choose a new password');
+      const link = mail.links.find((l) => l.includes('/reset-password?token='))!;
+      expect(link.startsWith('http://127.0.0.1:5999/reset-password?token=')).toBe(true);
+      expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
+      // Only the token's hash is stored.
+      const stored = await svc.ctx.db('password_reset_tokens').select('token_hash');
+      expect(JSON.stringify(stored)).not.toContain(tokenOf(link));
+
+      const short = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf(link), password: '12345' });
+      expect(short).toMatchObject({ status: 400, body: { detail: 'Password must be at least 6 characters long' } });
+
+      const reset = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf(link), password: 'new-password' });
+      expect(reset).toEqual({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password.' } });
+      const again = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf(link), password: 'third-password' });
+      expect(again).toMatchObject({ status: 400, body: { detail: 'This password reset link is invalid or has expired; please ask for a new one' } });
+
+      expect(await call('GET', '/api/auth/me', undefined, before)).toMatchObject({ status: 401, body: { code: 'session_ended' } });
+      expect((await call('POST', '/api/auth/login', { email: 'grace@example.com', password: 'old-password' })).status).toBe(401);
+      const login = await call('POST', '/api/auth/login', { email: 'grace@example.com', password: 'new-password' });
+      expect(login.status).toBe(200);
+      expect((await call('GET', '/api/auth/me', undefined, login.body.access_token)).status).toBe(200);
+
+      const notice = await waitForMail(mailDir, 'grace@example.com', /^Your Leadforge password was reset$/);
+      expect(notice.links).toContain('http://127.0.0.1:5999/forgot-password');
+    });
+
+    it('answers the same for an unknown address and sends nothing', async () => {
+      const before = (await readMailbox(mailDir)).length;
+      expect(await call('POST', '/api/auth/password-reset', { email: 'nobody@example.com' })).toEqual(RESET_ANSWER);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await readMailbox(mailDir)).length).toBe(before);
+      expect(await svc.ctx.db('mail_outbox').where({ recipient: 'nobody@example.com' })).toEqual([]);
+      const bad = await call('POST', '/api/auth/password-reset', { email: 'not-an-email' });
+      expect(bad).toMatchObject({ status: 400, body: { detail: 'Please enter a valid email address' } });
+    });
+
+    it('invalidates a link by a newer request, and refuses an expired one', async () => {
+      await register('newer@example.com');
+      const first = tokenOf((await resetLink('newer@example.com')).links[0]);
+      const second = tokenOf((await resetLink('newer@example.com')).links[0]);
+      expect((await call('POST', '/api/auth/password-reset/confirm', { token: first, password: 'another-one' })).status).toBe(400);
+      await svc.ctx.db('password_reset_tokens').update({ expires_at: new Date(Date.now() - 1000) });
+      expect((await call('POST', '/api/auth/password-reset/confirm', { token: second, password: 'another-one' })).status).toBe(400);
+      expect((await call('POST', '/api/auth/login', { email: 'newer@example.com', password: 'secret123' })).status).toBe(200);
+    });
+
+    it('rate-limits reset requests per email, whether or not the account exists', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await call('POST', '/api/auth/password-reset', { email: 'flood@example.com' })).status);
+      expect(statuses).toEqual([202, 202, 202, 202, 429]);
+    });
+
+    it('changes the password with the current one, keeps this session and ends the others', async () => {
+      const { access_token: other } = await register('change@example.com', 'first-pass');
+      const login = await call('POST', '/api/auth/login', { email: 'change@example.com', password: 'first-pass' });
+      const mine = login.body.access_token as string;
+
+      const wrong = await call('POST', '/api/auth/password', { current_password: 'nope-nope', new_password: 'second-pass' }, mine);
+      expect(wrong).toEqual({ status: 400, body: { detail: 'Your current password is incorrect', code: 'wrong_password' } });
+      expect((await call('POST', '/api/auth/password', { current_password: 'first-pass', new_password: '123' }, mine)).body.detail)
+        .toBe('Password must be at least 6 characters long');
+      expect((await call('POST', '/api/auth/password', { current_password: 'first-pass', new_password: 'second-pass' })).status).toBe(401);
+
+      const changed = await call('POST', '/api/auth/password', { current_password: 'first-pass', new_password: 'second-pass' }, mine);
+      expect(changed.status).toBe(200);
+      expect(changed.body.user.email).toBe('change@example.com');
+      expect((await call('GET', '/api/auth/me', undefined, changed.body.access_token)).status).toBe(200);
+      expect((await call('GET', '/api/auth/me', undefined, mine)).status).toBe(401);
+      expect((await call('GET', '/api/auth/me', undefined, other)).status).toBe(401);
+      expect((await call('POST', '/api/auth/login', { email: 'change@example.com', password: 'second-pass' })).status).toBe(200);
+
+      const notice = await waitForMail(mailDir, 'change@example.com', /^Your Leadforge password was changed$/);
+      expect(notice.text).toContain('changed from the account settings');
+      // Sent emails keep who, what and when, not their text.
+      const row = await svc.ctx.db('mail_outbox').where({ recipient: 'change@example.com' }).first();
+      expect(row).toMatchObject({ kind: 'password-changed', text_body: null, html_body: null });
+      expect(row.sent_at).toBeTruthy();
+    });
+
+    it('renames the signed-in user', async () => {
+      const { access_token } = await register('rename@example.com');
+      const renamed = await call('PATCH', '/api/auth/me', { name: '  Rear Admiral Hopper ' }, access_token);
+      expect(renamed).toMatchObject({ status: 200, body: { name: 'Rear Admiral Hopper', email: 'rename@example.com' } });
+      expect((await call('PATCH', '/api/auth/me', { name: '   ' }, access_token)).body).toMatchObject({ detail: 'Please enter your name' });
+      expect((await call('GET', '/api/auth/me', undefined, access_token)).body.name).toBe('Rear Admiral Hopper');
+    });
+  });
+}
+
+/** A minimal SMTP server that turns away the first message with a temporary error, then takes them. */
+function startSmtpStandIn() {
+  const received: string[] = [];
+  let refusals = 1;
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    let inData = false;
+    socket.write('220 stand-in ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          received.push(buffer.slice(0, end));
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          socket.write('250 queued\r\n');
+          continue;
+        }
+        const eol = buffer.indexOf('\r\n');
+        if (eol < 0) return;
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-stand-in\r\n250 AUTH PLAIN\r\n');
+        else if (verb === 'AUTH') socket.write('235 ok\r\n');
+        else if (verb === 'MAIL') {
+          if (refusals > 0) {
+            refusals -= 1;
+            socket.write('451 try again later\r\n');
+          } else socket.write('250 ok\r\n');
+        } else if (verb === 'RCPT' || verb === 'RSET' || verb === 'NOOP') socket.write('250 ok\r\n');
+        else if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go on\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('502 no\r\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  return new Promise<{ port: number; received: string[]; close: () => void }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as net.AddressInfo).port, received, close: () => server.close() }));
+  });
+}
+
+describe('account emails through SMTP_URL', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpStandIn>>;
+  let svc: RunningService;
+  beforeAll(async () => {
+    smtp = await startSmtpStandIn();
+    svc = await startServiceForTest(authService, {
+      kind: 'pglite',
+      env: { SMTP_URL: `smtp://user:pass@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Leadforge <hello@leadforge.test>', MAIL_RETRY_BASE_SECONDS: '1', PUBLIC_URL: 'http://127.0.0.1:5999' },
+    });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    smtp?.close();
+  });
+
+  it('sends through the SMTP server, retrying after a temporary refusal without holding up the request', async () => {
+    const call = caller(() => svc.url);
+    await call('POST', '/api/auth/register', { name: 'Ada', email: 'smtp@example.com', password: 'secret123' });
+    const started = Date.now();
+    expect((await call('POST', '/api/auth/password-reset', { email: 'smtp@example.com' })).status).toBe(202);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const deadline = Date.now() + 15_000;
+    while (smtp.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]).toMatch(/^From: Leadforge <hello@leadforge\.test>$/m);
+    expect(smtp.received[0]).toMatch(/^Subject: Reset your Leadforge password$/m);
+    expect(smtp.received[0]).toMatch(/multipart\/alternative/);
+    const row = await svc.ctx.db('mail_outbox').where({ recipient: 'smtp@example.com' }).first();
+    expect(row).toMatchObject({ attempts: 2, text_body: null, last_error: null });
+  });
+
+  it('is required in production unless the labelled stand-ins run on loopback', () => {
+    const production = { NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://127.0.0.1/x', PUBLIC_URL: 'https://leadforge.example.com' };
+    const log = pino({ level: 'silent' });
+    expect(() => mailTransportFrom(production, loadKitConfig('auth', production), log)).toThrow('SMTP_URL is required in production');
+    const local = { ...production, PUBLIC_URL: 'http://127.0.0.1:8080', LEADFORGE_STAND_INS: 'true', DATA_DIR: os.tmpdir() };
+    expect(mailTransportFrom(local, loadKitConfig('auth', local), log).describe).toMatch(/\.eml files/);
+    expect(() => mailTransportFrom({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}), log)).toThrow('SMTP_URL has a bad value');
+  });
+});
