@@ -7,7 +7,7 @@
  */
 import { isIP } from 'node:net';
 import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { ACCESS_TOKEN_AUDIENCE, GATEWAY_PROOF_HEADER } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER } from '@leadforge/kit';
 import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
 
 /** Every workload listens on this port in the cluster (the chart's Services expose it too). */
@@ -18,7 +18,11 @@ export const HEALTH_PORT = 8081;
 export const ADMIN_PORT = 9901;
 export const WEB_CLUSTER = 'web';
 export const JWT_ISSUER = 'leadforge-auth';
-export const MAX_REQUEST_BYTES = 1024 * 1024;
+/**
+ * The services' own body limit (services/kit/src/service.ts): a larger body is refused here, never
+ * streamed to a service that would close the connection on it mid-request.
+ */
+export const MAX_REQUEST_BYTES = 256 * 1024;
 
 /**
  * Edge rate limits: a token bucket per gateway replica for each route, a flood guard in front of the
@@ -201,7 +205,10 @@ function localReplies(): Json {
     mappers: [
       mapper({ and_filter: { filters: [status(401), { header_filter: { header: { name: 'authorization', present_match: false } } }] } }, 401, 'Authentication required', 'no_token'),
       mapper(status(401), 401, 'Your session is invalid or has expired; please log in again', 'invalid_token'),
+      mapper(status(400), 400, 'The request is malformed (its path or headers cannot be read)', 'bad_request'),
       mapper(status(403), 403, 'Admin privileges required', 'admin_only'),
+      mapper(status(414), 414, 'The request URL is too long', 'uri_too_long'),
+      mapper(status(431), 431, 'The request headers are too large', 'headers_too_large'),
       mapper(status(413), 413, `The request body is larger than ${MAX_REQUEST_BYTES / 1024} KiB`, 'payload_too_large'),
       mapper(status(429), 429, 'Too many requests; please wait a moment and try again', 'rate_limited'),
       mapper(status(502), 502, 'The service did not answer; please try again', 'bad_gateway'),
@@ -251,8 +258,9 @@ function httpFilters(authCluster: ServiceName, auth: Upstream): Json[] {
         '@type': type('envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication'),
         providers: {
           leadforge: {
+            // The audience is the services' check: Envoy answers a wrong one 403, which would read as
+            // "admin privileges required"; only auth's key signs tokens, and it always sets `aud`.
             issuer: JWT_ISSUER,
-            audiences: [ACCESS_TOKEN_AUDIENCE],
             remote_jwks: {
               http_uri: { uri: `http://${auth.host}:${auth.port}/.well-known/jwks.json`, cluster: authCluster, timeout: '2s' },
               cache_duration: '600s',

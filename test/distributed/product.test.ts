@@ -15,6 +15,7 @@ import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { startOtlpCollector, type OtlpCollector } from '../support/otlpCollector.ts';
+import { fuzzRoutes } from '../support/fuzz.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -62,7 +63,15 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     env = {
       ...paypal.env,
       ADMIN_EMAILS: ADMIN,
-      AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
+      // Rate limits would answer 429 before the fuzzer's input is looked at: lift the services' own.
+      AUTH_REGISTER_PER_IP_PER_HOUR: '1000000',
+      AUTH_LOGIN_PER_IP_PER_MINUTE: '1000000',
+      AUTH_LOGIN_PER_EMAIL_PER_15_MINUTES: '1000000',
+      CONTACT_PER_IP_PER_HOUR: '1000000',
+      AFFILIATE_APPLY_PER_IP_PER_HOUR: '1000000',
+      AFFILIATE_VISITS_PER_IP_PER_MINUTE: '1000000',
+      BILLING_ORDERS_PER_USER_PER_HOUR: '1000000',
+      BILLING_PROMO_ORDERS_PER_IP_PER_HOUR: '1000000',
       PLACES_SOURCE: 'osm',
       NOMINATIM_URL: web.urls.nominatim,
       OVERPASS_URL: web.urls.overpass,
@@ -194,6 +203,14 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     const root = traced.find((s) => s.service === 'leadforge-gateway')!;
     expect(root.parentSpanId).toBe('');
   }, 180_000);
+
+  it('answers hostile input on every route through Envoy with a 4xx and a detail, and keeps answering', async () => {
+    const fuzzer = await register('Fuzz User');
+    const report = await fuzzRoutes(stack.url, { user: fuzzer.token, admin: adminAuth.authorization.slice('Bearer '.length) });
+    expect(report.requests).toBeGreaterThan(1000);
+    expect(report.failures).toEqual([]);
+    expect((await api('GET', '/api/auth/me', undefined, fuzzer.auth)).status).toBe(200);
+  }, 600_000);
 
   it('Ctrl-C stops every process and exits 0; a second start on the same data keeps accounts, purchases and sessions', async () => {
     const keeper = await register('Keeper');

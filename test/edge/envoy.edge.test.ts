@@ -157,13 +157,21 @@ describe.skipIf(missing.length > 0)(`the Envoy edge in front of the running prod
     expect(wrong.body).toEqual({ detail: 'This method is not allowed on /api/auth/login', code: 'method_not_allowed' });
   });
 
-  it('refuses a body over 1 MiB with 413 {detail} before contact sees it', async () => {
+  it('refuses a body over 256 KiB (the limit of the services) with 413 {detail} before contact sees it', async () => {
     const before = await seen(service('contact'), 'POST', '/api/contact');
     const body = JSON.stringify({ name: 'Big', email: 'big@example.com', message: 'x'.repeat(MAX_REQUEST_BYTES + 1024) });
     const res = await api('POST', '/api/contact', body, { 'content-type': 'application/json' });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ detail: 'The request body is larger than 1024 KiB', code: 'payload_too_large' });
+    expect(res.body).toEqual({ detail: `The request body is larger than ${MAX_REQUEST_BYTES / 1024} KiB`, code: 'payload_too_large' });
     expect(await seen(service('contact'), 'POST', '/api/contact')).toBe(before);
+  });
+
+  it('answers a path it cannot read (NUL, encoded slashes) with 400 {detail} itself', async () => {
+    for (const path of ['/api/payments/promo-orders/%00', '/api/payments/promo-orders/..%2F..%2Finternal%2Fusers']) {
+      const res = await api('GET', path);
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(res.body).toMatchObject({ detail: expect.any(String) });
+    }
   });
 
   it('serves the SPA from nginx at / and on client routes, with the security headers; a missing asset is 404', async () => {
