@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageGivenUp, type GiveUpReason } from '../src/parsing/pageGivenUp.ts';
 import type { PageReader } from '../src/parsing/pageReader.ts';
@@ -64,4 +67,20 @@ describe('reading pages in the parsing workers', () => {
     // The same pool, its worker replaced, with the usual budget.
     expect((await reader.readHome('https://bright-dental.co.uk/', plainHome, 'GB', 3)).contacts.emails).toEqual(['desk@bright-dental.co.uk']);
   });
+});
+
+describe('the parsing workers load the TypeScript however the process was started', () => {
+  const probe = new URL('./support/parsePageProbe.ts', import.meta.url).pathname;
+  const tsxLoader = createRequire(import.meta.url).resolve('tsx/esm').replace(/esm\/index\.[cm]?js$/, 'loader.mjs');
+  const starts: [string, string[]][] = [
+    ['node --import tsx (tests, benchmarks, scripts)', ['--import', 'tsx', probe]],
+    ['node --import <tsx loader path> (the container image)', ['--import', tsxLoader, probe]],
+    ['tsx registered in code (npm start)', [new URL('./support/registerTsxThenProbe.mjs', import.meta.url).pathname]],
+  ];
+  for (const [how, args] of starts) {
+    it(how, async () => {
+      const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
+      expect(JSON.parse(stdout)).toEqual({ emails: ['desk@bright-dental.co.uk'], phones: [], socials: [] });
+    }, 90_000);
+  }
 });
