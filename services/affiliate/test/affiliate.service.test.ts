@@ -7,6 +7,7 @@ import type { Bus, RunningService } from '@leadforge/kit';
 import affiliateService from '../src/index.ts';
 import { checkReferralToken, signReferralToken } from '../src/domain/referralTokens.ts';
 import { recordPurchase } from '../src/domain/commissions.ts';
+import { recordRegistration } from '../src/domain/referrals.ts';
 import { startAuthStandIn, type StandInUser } from './support/authStandIn.ts';
 import { publishEvent } from './support/events.ts';
 
@@ -145,6 +146,21 @@ for (const kind of kinds) {
       expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
       expect(await svc.ctx.db('commissions').where({ purchase_id: data.purchase_id }).select('amount_cents')).toEqual([{ amount_cents: 990 }]);
       expect((await stats(referrer)).total_commissions).toBe(9.9);
+    });
+
+    it('pays the commission when the referred signup and the purchase are applied at the same time', async () => {
+      const { referrer, token } = await referrerWithLink();
+      const buyer = newUser('Simultaneous');
+      const purchase = { purchase_id: `PUR-${crypto.randomUUID()}`, user_id: buyer.id, plan_id: 'agency', amount: 99, currency: 'USD', credits: 1100, completed_at: new Date().toISOString() };
+      // After a broker outage both events arrive at once, on two topics: the signup's transaction is still open when the purchase is applied.
+      const signup = await svc.ctx.db.transaction();
+      await recordRegistration(signup, SECRET, { user_id: buyer.id, name: buyer.name, email: buyer.email, role: 'user', status: 'active', created_at: new Date().toISOString(), referral_code: token });
+      const applied = svc.ctx.db.transaction((trx) => recordPurchase(trx, purchase));
+      await new Promise((r) => setTimeout(r, 200));
+      await signup.commit();
+      await applied;
+      expect(await svc.ctx.db('commissions').where({ purchase_id: purchase.purchase_id }).select('amount_cents')).toEqual([{ amount_cents: 990 }]);
+      expect(await stats(referrer)).toMatchObject({ total_referrals: 1, total_commissions: 9.9 });
     });
 
     it('claws the commission back when the purchase is refunded', async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { COMMISSION_HOLD_DAYS, type CommissionStatus, type EventData } from '@leadforge/contracts';
 import { emitEvent } from '@leadforge/kit';
+import { lockBuyer } from './buyerLock.ts';
 import { commissionCents, toCents, toDollars } from './cents.ts';
 
 type Tx = Knex.Transaction;
@@ -46,6 +47,7 @@ export async function announce(trx: Tx, row: CommissionRow): Promise<void> {
 /** purchase.completed: remember the sale; if the buyer was referred, the referrer earns 10% of it. */
 export async function recordPurchase(trx: Tx, data: EventData<'purchase.completed'>): Promise<void> {
   if (data.currency.toUpperCase() !== 'USD') throw new Error(`purchase ${data.purchase_id} is in ${data.currency}; commissions are paid on USD sales only`);
+  await lockBuyer(trx, data.user_id);
   await trx('purchases')
     .insert({ purchase_id: data.purchase_id, user_id: data.user_id, plan_id: data.plan_id, amount_cents: toCents(data.amount), completed_at: data.completed_at })
     .onConflict('purchase_id')
@@ -60,6 +62,7 @@ export async function recordPurchase(trx: Tx, data: EventData<'purchase.complete
  */
 export async function recordRefund(trx: Tx, data: EventData<'purchase.refunded'>): Promise<void> {
   const refunded = toCents(data.amount);
+  await lockBuyer(trx, data.user_id);
   await trx('purchases')
     .insert({ purchase_id: data.purchase_id, user_id: data.user_id, refunded_cents: refunded, refunded_at: data.refunded_at })
     .onConflict('purchase_id')

@@ -3,6 +3,7 @@ import type { EventData } from '@leadforge/contracts';
 import { ensureAffiliate, findAffiliateByCode } from './affiliates.ts';
 import { canonicalEmail } from './canonicalEmail.ts';
 import { checkReferralToken } from './referralTokens.ts';
+import { lockBuyer } from './buyerLock.ts';
 import { settleCommissionsOf } from './commissions.ts';
 
 export type RejectionReason = 'self_referral' | 'expired' | 'bad_signature' | 'unknown_code' | 'malformed';
@@ -32,6 +33,7 @@ export async function recordRegistration(trx: Knex.Transaction, secret: string, 
     outcome = { status: 'rejected', reason: 'self_referral', referrerId: referrer.user_id };
   } else outcome = { status: 'attributed', referrerId: referrer.user_id };
 
+  await lockBuyer(trx, data.user_id);
   const inserted = await trx('referrals').insert({
     referred_user_id: data.user_id,
     referrer_id: outcome.referrerId ?? null,
