@@ -227,6 +227,34 @@ function jvmArgs(dataDir: string, heapMb: number): string[] {
   ];
 }
 
+/**
+ * Class data sharing: the first broker started from a jar folder records the classes it loaded
+ * into an archive next to the jars when it stops; later starts map that archive instead of loading
+ * and verifying those classes again (about a second less on two cores). Each recording is written
+ * under a name of its own and moved into place whole.
+ */
+function classArchive(libDir: string): { args: string[]; keep(): void; discard(): void } {
+  const archive = path.join(path.dirname(libDir), 'classes.jsa');
+  // A JVM without these options ignores them; its CDS notes would only clutter broker.out.
+  const common = ['-XX:+IgnoreUnrecognizedVMOptions', '-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
+  if (fs.existsSync(archive)) return { args: [...common, `-XX:SharedArchiveFile=${archive}`], keep() {}, discard() {} };
+  // Recordings of brokers that never stopped cleanly (their starter was killed) are never moved into place.
+  for (const name of fs.readdirSync(path.dirname(archive))) {
+    const file = path.join(path.dirname(archive), name);
+    if (name.endsWith('.partial') && name.startsWith('classes.jsa.') && Date.now() - fs.statSync(file).mtimeMs > 60 * 60_000) fs.rmSync(file, { force: true });
+  }
+  const recording = `${archive}.${crypto.randomBytes(6).toString('hex')}.partial`;
+  return {
+    args: [...common, `-XX:ArchiveClassesAtExit=${recording}`],
+    keep() {
+      if (!fs.existsSync(recording)) return;
+      if (fs.existsSync(archive)) fs.rmSync(recording, { force: true });
+      else fs.renameSync(recording, archive);
+    },
+    discard: () => fs.rmSync(recording, { force: true }),
+  };
+}
+
 async function answers(bootstrap: string): Promise<boolean> {
   const admin = new kafkajs.Kafka({
     clientId: 'leadforge-broker-probe',
@@ -264,13 +292,14 @@ export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBrok
   fs.writeFileSync(path.join(dataDir, 'log4j2.properties'), log4jProperties(path.join(dataDir, 'broker.log')));
   const classPath = ['-cp', `${libDir}/*`];
   const jvm = jvmArgs(dataDir, options.heapMb ?? 512);
+  const cds = classArchive(libDir);
 
   if (!fs.existsSync(path.join(logDir, 'meta.properties'))) {
     const formatted = await run(java, [...jvm, ...classPath, 'kafka.tools.StorageTool', 'format', '-t', newClusterId(), '-c', propertiesFile], 120_000);
     if (formatted.code !== 0) throw new Error(`formatting the Kafka storage in ${logDir} failed (exit ${formatted.code}):\n${formatted.output.trim()}`);
   }
 
-  const server = spawnServer(java, [...jvm, ...classPath, 'kafka.Kafka', propertiesFile], {
+  const server = spawnServer(java, [...jvm, ...cds.args, ...classPath, 'kafka.Kafka', propertiesFile], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dataDir, LANG: 'C.UTF-8' },
     logFile: path.join(dataDir, 'broker.out'),
@@ -285,11 +314,14 @@ export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBrok
     controllerPort,
     pid: server.pid,
     dataDir,
-    stop: () => server.stop(30_000),
+    async stop() {
+      await server.stop(30_000);
+      cds.keep();
+    },
     async kill() {
-      if (!server.running()) return;
-      process.kill(server.pid, 'SIGKILL');
+      if (server.running()) process.kill(server.pid, 'SIGKILL');
       await server.exited;
+      cds.discard();
     },
   };
 }
