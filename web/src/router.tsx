@@ -5,10 +5,13 @@ import { AffiliatePage } from './pages/AffiliatePage';
 import { ContactPage } from './pages/ContactPage';
 import { CreditsPage } from './pages/CreditsPage';
 import { DashboardPage } from './pages/DashboardPage';
+import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
 import { PromoPage } from './pages/PromoPage';
 import { RegisterPage } from './pages/RegisterPage';
+import { ResetPasswordPage } from './pages/ResetPasswordPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { RequireSession } from './routing/RequireSession';
 
 function Root() {
@@ -25,6 +28,8 @@ export const router = createBrowserRouter(
     <Route element={<Root />}>
       <Route path="/login" element={<LoginPage />} />
       <Route path="/register" element={<RegisterPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route path="/promo/cbc500" element={<PromoPage />} />
 
       <Route element={<AppLayout />}>
@@ -38,6 +43,7 @@ export const router = createBrowserRouter(
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/credits" element={<CreditsPage />} />
           <Route path="/affiliate" element={<AffiliatePage />} />
+          <Route path="/settings" element={<SettingsPage />} />
         </Route>
       </Route>
       <Route element={<RequireSession adminOnly />}>

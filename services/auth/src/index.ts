@@ -38,7 +38,8 @@ export const authService: ServiceDefinition = {
     if (promoted.length) ctx.log.info({ promoted }, 'promoted ADMIN_EMAILS accounts to admin');
     const mailSender = startMailSender({ db: ctx.db, transport: rt.mail.transport, log: ctx.log, retryBaseMs: rt.mail.retryBaseMs });
     rt.mail.wake = mailSender.wake;
-    ctx.log.info({ mail: rt.mail.transport.describe }, 'account emails go to');
+    if (rt.mail.transport.delivers) ctx.log.info({ mail: rt.mail.transport.describe }, 'account emails are sent through SMTP');
+    else ctx.log.warn({ mail: rt.mail.transport.describe }, 'no SMTP_URL: account emails are written as .eml files, not sent');
     const subscription = await startConsumer({
       db: ctx.db,
       bus: ctx.bus,

@@ -235,7 +235,7 @@ describe('account emails through SMTP_URL', () => {
     const log = pino({ level: 'silent' });
     expect(() => mailTransportFrom(production, loadKitConfig('auth', production), log)).toThrow('SMTP_URL is required in production');
     const local = { ...production, PUBLIC_URL: 'http://127.0.0.1:8080', LEADFORGE_STAND_INS: 'true', DATA_DIR: os.tmpdir() };
-    expect(mailTransportFrom(local, loadKitConfig('auth', local), log).describe).toMatch(/\.eml files/);
+    expect(mailTransportFrom(local, loadKitConfig('auth', local), log).describe).toMatch(/^\.eml files in /);
     expect(() => mailTransportFrom({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}), log)).toThrow('SMTP_URL has a bad value');
   });
 });

@@ -10,6 +10,8 @@ export interface AuthContextValue {
   register(payload: RegisterPayload): Promise<User>;
   logout(): void;
   refreshUser(): Promise<User | null>;
+  changePassword(currentPassword: string, newPassword: string): Promise<User>;
+  updateName(name: string): Promise<User>;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

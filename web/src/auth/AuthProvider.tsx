@@ -4,10 +4,12 @@ import { AuthContext, type AuthContextValue } from './AuthContext';
 import {
   anonymous,
   authenticated,
+  changePasswordRequest,
   loginRequest,
   refreshRequest,
   registerRequest,
   restoreSession,
+  updateNameRequest,
   type RegisterPayload,
   type Session,
   type SessionDeps,
@@ -53,6 +55,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return user;
   }, []);
 
+  const changePassword = useCallback(async (currentPassword: string, newPassword: string) => {
+    const user = await changePasswordRequest(deps, currentPassword, newPassword);
+    setSession(authenticated(user));
+    return user;
+  }, []);
+
+  const updateName = useCallback(async (name: string) => {
+    const user = await updateNameRequest(deps, name);
+    setSession(authenticated(user));
+    return user;
+  }, []);
+
   const value = useMemo<AuthContextValue>(
     () => ({
       session,
@@ -61,8 +75,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       register,
       logout,
       refreshUser,
+      changePassword,
+      updateName,
     }),
-    [session, login, register, logout, refreshUser],
+    [session, login, register, logout, refreshUser, changePassword, updateName],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -31,3 +31,11 @@ export function validateRegistration(form: RegistrationForm): string | null {
   }
   return null;
 }
+
+/** The message to show for a new password (reset or change) and its confirmation, or null. */
+export function validateNewPassword(password: string, confirmPassword: string): string | null {
+  if (password === '' || confirmPassword === '') return 'Please fill in all fields';
+  if (password !== confirmPassword) return 'Passwords do not match';
+  if (password.length < MIN_PASSWORD_LENGTH) return `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
+  return null;
+}

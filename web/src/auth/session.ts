@@ -23,7 +23,7 @@ interface AuthResponse {
 }
 
 export interface SessionDeps {
-  http: Pick<AxiosInstance, 'get' | 'post'>;
+  http: Pick<AxiosInstance, 'get' | 'post' | 'patch'>;
   tokens: TokenStore;
 }
 
@@ -70,4 +70,15 @@ export async function refreshRequest(deps: SessionDeps): Promise<User | null> {
     console.error('Failed to refresh user:', err);
     return null;
   }
+}
+
+/** Changes the password; the answer is a new session (every other one has ended). */
+export async function changePasswordRequest(deps: SessionDeps, currentPassword: string, newPassword: string): Promise<User> {
+  const { data } = await deps.http.post<AuthResponse>('/api/auth/password', { current_password: currentPassword, new_password: newPassword });
+  return acceptAuth(deps, data);
+}
+
+export async function updateNameRequest(deps: SessionDeps, name: string): Promise<User> {
+  const { data } = await deps.http.patch<User>('/api/auth/me', { name });
+  return data;
 }

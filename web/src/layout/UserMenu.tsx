@@ -59,6 +59,7 @@ export function UserMenu({ user }: { user: User }) {
           <nav aria-label="Account" onClick={() => setOpen(false)}>
             <Link to="/dashboard">Dashboard</Link>
             <Link to="/credits">Buy Credits</Link>
+            <Link to="/settings">Settings</Link>
             <Link to="/contact">Contact</Link>
             {isAdmin(user) && <Link to="/admin">Admin Panel</Link>}
           </nav>

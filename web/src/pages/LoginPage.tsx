@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import '../account/account.css';
 import { errorDetail } from '../api/client';
 import { validateLogin } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
 import { AuthShell } from '../components/AuthShell';
 import { FormAlert } from '../components/FormAlert';
+import { FormNotice } from '../components/FormNotice';
 import { TextField } from '../components/TextField';
 import { redirectTarget } from '../routing/redirectTarget';
 
@@ -16,6 +18,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
+  // Set by the reset password page: "Your password has been reset...".
+  const notice = (location.state as { notice?: unknown } | null)?.notice;
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -42,6 +46,7 @@ export function LoginPage() {
         <p className="auth-subtitle">Sign in to your Leadforge account.</p>
         <form onSubmit={handleSubmit} noValidate>
           <FormAlert message={error} />
+          {!error && <FormNotice message={typeof notice === 'string' ? notice : ''} />}
           <TextField
             label="Email"
             type="email"
@@ -59,10 +64,9 @@ export function LoginPage() {
             onChange={(e) => setPassword(e.target.value)}
           />
           <div className="form-row-end">
-            {/* Password reset is not offered yet; the link is a placeholder. */}
-            <a href="#" className="text-link" onClick={(e) => e.preventDefault()}>
+            <Link to="/forgot-password" className="text-link">
               Forgot password?
-            </a>
+            </Link>
           </div>
           <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
             {pending ? 'Signing In...' : 'Sign In'}

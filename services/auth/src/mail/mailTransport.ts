@@ -17,6 +17,8 @@ export interface MailMessage {
 /** Where emails go: an SMTP server, or (outside production) `.eml` files to open by hand. */
 export interface MailTransport {
   describe: string;
+  /** False for the `.eml` stand-in: nothing reaches anyone's inbox. */
+  delivers: boolean;
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
@@ -35,6 +37,7 @@ function smtpTransport(url: string, from: string): MailTransport {
   const host = new URL(url).host;
   return {
     describe: `SMTP ${host}`,
+    delivers: true,
     async send(message) {
       await transporter.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
     },
@@ -47,7 +50,8 @@ function emlFileTransport(dir: string, from: string, log: Logger): MailTransport
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }, { from });
   let sequence = 0;
   return {
-    describe: `.eml files in ${dir} (no SMTP_URL: nothing is sent)`,
+    describe: `.eml files in ${dir}`,
+    delivers: false,
     async send(message) {
       const info = await composer.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
       await fs.mkdir(dir, { recursive: true });

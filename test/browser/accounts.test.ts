@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
+
+describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, reset, settings (needs Debian chromium at /usr/bin/chromium)', () => {
+  let stack: LocalStackProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startLocalStack(), launchBrowser()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const url = (p: string) => `${stack.url}${p}`;
+
+  const signIn = async (email: string, password: string) => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+  };
+
+  it('resets a forgotten password from the login page through the emailed link', async () => {
+    const reg = await fetch(url('/api/auth/register'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Mary Jackson', email: 'mary@example.com', password: 'wind-tunnel' }),
+    });
+    expect(reg.status).toBe(201);
+
+    await page.goto(url('/login'));
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(url('/forgot-password'));
+    await page.getByLabel('Email').fill('mary@example.com');
+    await screenshot(page, 'accounts-forgot-password');
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await page.getByRole('status').filter({ hasText: 'If an account exists for this email' }).waitFor();
+    await screenshot(page, 'accounts-forgot-password-sent');
+
+    const mail = await waitForMail(path.join(stack.dataDir, 'mail'), 'mary@example.com', /^Reset your Leadforge password$/);
+    const link = new URL(mail.links.find((l) => l.includes('/reset-password?token='))!);
+    await page.goto(url(`${link.pathname}${link.search}`));
+    await page.getByLabel('New password', { exact: true }).fill('supersonic');
+    await page.getByLabel('Confirm new password').fill('supersonik');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
+    await page.getByLabel('Confirm new password').fill('supersonic');
+    await screenshot(page, 'accounts-reset-password');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+
+    await page.waitForURL(url('/login'));
+    await page.getByRole('status').filter({ hasText: 'Your password has been reset' }).waitFor();
+    await screenshot(page, 'accounts-login-after-reset');
+    await signIn('mary@example.com', 'wind-tunnel');
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+    await signIn('mary@example.com', 'supersonic');
+    await page.waitForURL(url('/dashboard'));
+  });
+
+  it('changes the password on the settings page; the old one no longer works', async () => {
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL(url('/settings'));
+    await page.getByRole('heading', { name: 'Account settings' }).waitFor();
+
+    await page.getByLabel('Name').fill('Mary W. Jackson');
+    await page.getByRole('button', { name: 'Save Name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your name has been saved.' }).waitFor();
+    await page.getByTestId('user-menu-button').filter({ hasText: 'Mary W. Jackson' }).waitFor();
+
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill('engineer58');
+    await page.getByLabel('Confirm new password').fill('engineer58');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your current password is incorrect' }).waitFor();
+    await page.getByLabel('Current password').fill('supersonic');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your password has been changed' }).waitFor();
+    // The sticky header would otherwise sit mid-page in the full-page picture.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'accounts-settings-password-changed');
+
+    // Still signed in here with the new session: a reload keeps the page.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Account settings' }).waitFor();
+    expect(page.url()).toBe(url('/settings'));
+
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(url('/'));
+    await page.goto(url('/login'));
+    await signIn('mary@example.com', 'supersonic');
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+    await signIn('mary@example.com', 'engineer58');
+    await page.waitForURL(url('/dashboard'));
+  });
+});

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { apiClient, bearer } from '../support/api.ts';
+import { readMailbox, waitForMail } from '../../services/auth/test/support/mailbox.ts';
+
+const RESET_ANSWER = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
+
+describe('accounts through the gateway: password reset by email, change password', () => {
+  let stack: LocalStackProcess;
+  let api: ReturnType<typeof apiClient>;
+  let mailDir: string;
+
+  beforeAll(async () => {
+    stack = await startLocalStack();
+    api = apiClient(stack.url);
+    mailDir = path.join(stack.dataDir, 'mail');
+  }, 240_000);
+  afterAll(async () => { await stack?.stop(); });
+
+  /** The link's path and query, followed on this stack (PUBLIC_URL names it `localhost`). */
+  const onStack = (link: string) => { const u = new URL(link); return `${u.pathname}${u.search}`; };
+
+  it('emails a reset link without telling who has an account; the reset ends earlier sessions in every service', async () => {
+    const reg = await api('POST', '/api/auth/register', { name: 'Katherine Johnson', email: 'katherine@example.com', password: 'orbit1962' });
+    expect(reg.status).toBe(201);
+    const before = reg.body.access_token as string;
+
+    const known = await api('POST', '/api/auth/password-reset', { email: 'Katherine@Example.com' });
+    const unknown = await api('POST', '/api/auth/password-reset', { email: 'nobody@example.com' });
+    expect(known.status).toBe(202);
+    expect(known.body).toEqual({ message: RESET_ANSWER });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: known.status, body: known.body });
+
+    const mail = await waitForMail(mailDir, 'katherine@example.com', /^Reset your Leadforge password$/);
+    expect(mail.text).toContain('Hello Katherine Johnson,');
+    expect(mail.html).toContain('<a href="http://localhost:');
+    const link = mail.links.find((l) => l.includes('/reset-password?token='))!;
+    expect(new URL(link).origin).toBe(new URL(stack.url).origin.replace('127.0.0.1', 'localhost'));
+    expect((await readMailbox(mailDir)).some((m) => m.to.includes('nobody@example.com'))).toBe(false);
+    expect(stack.output()).toContain('no SMTP_URL: account emails are written as .eml files, not sent');
+    await expect.poll(() => stack.output()).toContain('EMAIL NOT SENT (no SMTP_URL)');
+
+    // The link opens the SPA's reset page.
+    const page = await fetch(`${stack.url}${onStack(link)}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+
+    const token = new URL(link).searchParams.get('token')!;
+    const confirm = await api('POST', '/api/auth/password-reset/confirm', { token, password: 'apollo1969' });
+    expect(confirm).toMatchObject({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password.' } });
+    expect((await api('POST', '/api/auth/password-reset/confirm', { token, password: 'apollo1970' })).status).toBe(400);
+
+    // Tokens issued before the reset: refused by auth and by billing (which asks auth for the standing).
+    expect(await api('GET', '/api/auth/me', undefined, bearer(before))).toMatchObject({ status: 401, body: { code: 'session_ended' } });
+    expect(await api('GET', '/api/payments/history', undefined, bearer(before))).toMatchObject({ status: 401, body: { code: 'session_ended' } });
+
+    expect((await api('POST', '/api/auth/login', { email: 'katherine@example.com', password: 'orbit1962' })).status).toBe(401);
+    const login = await api('POST', '/api/auth/login', { email: 'katherine@example.com', password: 'apollo1969' });
+    expect(login.status).toBe(200);
+    expect((await api('GET', '/api/payments/history', undefined, bearer(login.body.access_token))).status).toBe(200);
+    await waitForMail(mailDir, 'katherine@example.com', /^Your Leadforge password was reset$/);
+  });
+
+  it('changes the password when signed in with the current one, and emails a notice', async () => {
+    const reg = await api('POST', '/api/auth/register', { name: 'Dorothy Vaughan', email: 'dorothy@example.com', password: 'fortran1961' });
+    const token = reg.body.access_token as string;
+    expect((await api('POST', '/api/auth/password', { current_password: 'fortran1961', new_password: 'x' }, bearer(token))).status).toBe(400);
+    const wrong = await api('POST', '/api/auth/password', { current_password: 'nope-nope', new_password: 'cobol1962' }, bearer(token));
+    expect(wrong).toMatchObject({ status: 400, body: { detail: 'Your current password is incorrect' } });
+    const anonymous = await api('POST', '/api/auth/password', { current_password: 'fortran1961', new_password: 'cobol1962' });
+    expect(anonymous.status).toBe(401);
+
+    const changed = await api('POST', '/api/auth/password', { current_password: 'fortran1961', new_password: 'cobol1962' }, bearer(token));
+    expect(changed.status).toBe(200);
+    expect((await api('GET', '/api/auth/me', undefined, bearer(changed.body.access_token))).status).toBe(200);
+    expect((await api('GET', '/api/auth/me', undefined, bearer(token))).status).toBe(401);
+    const notice = await waitForMail(mailDir, 'dorothy@example.com', /^Your Leadforge password was changed$/);
+    expect(notice.links.map(onStack)).toContain('/forgot-password');
+
+    const renamed = await api('PATCH', '/api/auth/me', { name: 'Dorothy J. Vaughan' }, bearer(changed.body.access_token));
+    expect(renamed).toMatchObject({ status: 200, body: { name: 'Dorothy J. Vaughan' } });
+  });
+
+  it('rate-limits reset requests per email with 429 and a detail', async () => {
+    const statuses: number[] = [];
+    let last: { status: number; body: { detail?: string } } | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await api('POST', '/api/auth/password-reset', { email: 'often@example.com' });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    expect(last!.body.detail).toMatch(/^Too many requests; try again in \d+ seconds?$/);
+  });
+});
