@@ -1,5 +1,7 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
+import net from 'node:net';
+import knex from 'knex';
 import { describe, expect, it } from 'vitest';
 import { describeValidation, registerErrorHandling } from '../src/http/errorHandler.ts';
 import { badRequest } from '../src/errors.ts';
@@ -61,5 +63,30 @@ describe('error responses', () => {
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.headers.allow).toContain('GET');
     expect(wrongMethod.json().detail).toBe('Method DELETE is not allowed on /things/7');
+  });
+
+  it('answers a database that is out of reach with 503 and a retry hint, not 500', async () => {
+    const a = Fastify();
+    registerErrorHandling(a);
+    // A PostgreSQL client pointed at a loopback port nothing listens on, as during a restart.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const db = knex({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${closed}/x`, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2000 });
+    a.get('/db', async () => db.raw('select 1'));
+    a.get('/shutting-down', async () => { throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }); });
+    try {
+      for (const url of ['/db', '/shutting-down']) {
+        const res = await a.inject({ method: 'GET', url });
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 503 });
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.json()).toEqual({ detail: 'The service is briefly unavailable; please try again in a few seconds', code: 'database_unavailable' });
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 });

@@ -37,6 +37,18 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
 };
 
+/**
+ * The database is restarting or out of reach (a failover, a restart): a passing fault the client
+ * should retry, not a bug. Node socket errors, PostgreSQL's shutdown and start-up states (57P01-3,
+ * 08xxx connection exceptions) and a pool that timed out waiting for a connection.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code !== 'string') return false;
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08');
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
@@ -51,6 +63,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const detail = (fe.code && FASTIFY_CLIENT_ERRORS[fe.code]) || fe.message || 'Bad request';
       return reply.status(status).send({ detail, code: fe.code ? fe.code.toLowerCase() : undefined });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({ detail: 'The service is briefly unavailable; please try again in a few seconds', code: 'database_unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal server error; the problem has been logged', code: 'internal' });

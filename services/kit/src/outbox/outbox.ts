@@ -114,7 +114,8 @@ export class OutboxRelay {
     this.keepPublishedMs = options.keepPublishedMs ?? 7 * DAY_MS;
     const instance = (relaysStarted.get(this.service) ?? 0) + 1;
     relaysStarted.set(this.service, instance);
-    this.holder = `${this.service}@${os.hostname()}#${instance}`;
+    // The pid too: replicas of one service on one machine (start:distributed) share its hostname.
+    this.holder = `${this.service}@${os.hostname()}:${process.pid}#${instance}`;
   }
 
   start(): void {
