@@ -82,6 +82,20 @@ describe('accounts through the gateway: password reset by email, change password
     expect(renamed).toMatchObject({ status: 200, body: { name: 'Dorothy J. Vaughan' } });
   });
 
+  it('emails a receipt after a purchase through the test checkout', async () => {
+    const reg = await api('POST', '/api/auth/register', { name: 'Christine Darden', email: 'christine@example.com', password: 'sonic1983' });
+    const token = reg.body.access_token as string;
+    const created = await api('POST', '/api/payments/create', { plan_id: 'starter', return_url: 'http://localhost/credits', cancel_url: 'http://localhost/credits' }, bearer(token));
+    const approved = await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
+    const executed = await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id, payer_id: approved.body.payer_id }, bearer(token));
+    expect(executed.status).toBe(200);
+
+    const receipt = await waitForMail(mailDir, 'christine@example.com', /^Your Leadforge receipt: 100 credits$/);
+    expect(receipt.text).toContain('Plan: Starter');
+    expect(receipt.text).toContain('Amount paid: $19.00 USD');
+    expect(receipt.links.map(onStack)).toContain('/credits');
+  });
+
   it('rate-limits reset requests per email with 429 and a detail', async () => {
     const statuses: number[] = [];
     let last: { status: number; body: { detail?: string } } | undefined;

@@ -6,6 +6,7 @@ import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { accountRoutes } from './routes/accountRoutes.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
+import { startReceiptConsumer } from './mail/receiptConsumer.ts';
 import { findUser, promoteAdmins } from './domain/users.ts';
 
 const runtimeOf = perService(buildRuntime);
@@ -56,8 +57,10 @@ export const authService: ServiceDefinition = {
         },
       },
     });
+    const receipts = await startReceiptConsumer(ctx, mailSender.wake);
     return async () => {
       await subscription.close();
+      await receipts.close();
       await mailSender.stop();
     };
   },

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { loadKitConfig, type RunningService } from '@leadforge/kit';
+import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
+import { TOPICS } from '@leadforge/contracts';
+import { v7 as uuidv7 } from 'uuid';
 import pino from 'pino';
 import authService from '../src/index.ts';
 import { mailTransportFrom } from '../src/mail/mailTransport.ts';
@@ -237,5 +240,47 @@ describe('account emails through SMTP_URL', () => {
     const local = { ...production, PUBLIC_URL: 'http://127.0.0.1:8080', LEADFORGE_STAND_INS: 'true', DATA_DIR: os.tmpdir() };
     expect(mailTransportFrom(local, loadKitConfig('auth', local), log).describe).toMatch(/^\.eml files in /);
     expect(() => mailTransportFrom({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}), log)).toThrow('SMTP_URL has a bad value');
+  });
+});
+
+describe('receipts by email', () => {
+  let svc: RunningService;
+  let bus: ReturnType<typeof createMemoryBus>;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadforge-receipts-'));
+    bus = createMemoryBus();
+    svc = await startServiceForTest(authService, { kind: 'pglite', bus, env: { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:5999' } });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const completed = (userId: string, purchaseId: string, completedAt: Date) => ({
+    topic: TOPICS.billingPurchase,
+    key: userId,
+    envelope: {
+      id: uuidv7(), type: 'purchase.completed', version: 1, occurred_at: completedAt.toISOString(), key: userId,
+      data: { purchase_id: purchaseId, user_id: userId, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: completedAt.toISOString() },
+    },
+  });
+
+  it('emails one receipt per completed purchase, even when the event comes twice, and none for an old sale', async () => {
+    const call = caller(() => svc.url);
+    const reg = await call('POST', '/api/auth/register', { name: 'Annie Easley', email: 'annie@example.com', password: 'secret123' });
+    const userId = reg.body.user.id as string;
+    const message = completed(userId, 'purchase-1', new Date());
+    await bus.publish([message, message, completed(userId, 'purchase-old', new Date(Date.now() - 3 * 24 * 3600_000))]);
+
+    const receipt = await waitForMail(path.join(dataDir, 'mail'), 'annie@example.com', /^Your Leadforge receipt: 330 credits$/);
+    expect(receipt.text).toContain('Plan: Growth');
+    expect(receipt.text).toContain('Amount paid: $49.00 USD');
+    expect(receipt.text).toContain('Reference: purchase-1');
+    expect(receipt.html).toContain('Amount paid');
+    expect(receipt.links).toContain('http://127.0.0.1:5999/credits');
+    await new Promise((r) => setTimeout(r, 500));
+    const receipts = (await readMailbox(path.join(dataDir, 'mail'))).filter((m) => m.subject.startsWith('Your Leadforge receipt'));
+    expect(receipts).toHaveLength(1);
   });
 });

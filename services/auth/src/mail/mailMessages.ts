@@ -12,6 +12,8 @@ interface Letter {
   subject: string;
   greeting: string;
   paragraphs: string[];
+  /** Label / value lines, e.g. the items of a receipt. */
+  details?: [string, string][];
   action?: { label: string; url: string };
   closing?: string;
   publicUrl: string;
@@ -23,6 +25,7 @@ function compose(letter: Letter): MailMessage {
     letter.greeting,
     '',
     ...letter.paragraphs.flatMap((p) => [p, '']),
+    ...(letter.details ? [...letter.details.map(([label, value]) => `${label}: ${value}`), ''] : []),
     ...(letter.action ? [`${letter.action.label}: ${letter.action.url}`, ''] : []),
     ...(letter.closing ? [letter.closing, ''] : []),
     `— ${PRODUCT_NAME}`,
@@ -34,6 +37,7 @@ function compose(letter: Letter): MailMessage {
 <p style="font-size: 20px; font-weight: 700; color: #2563eb;">${PRODUCT_NAME}</p>
 <p>${escapeHtml(letter.greeting)}</p>
 ${letter.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${letter.details ? `<table style="border-collapse: collapse; margin: 8px 0 16px;">${letter.details.map(([label, value]) => `<tr><td style="padding: 4px 16px 4px 0; color: #6b7280;">${escapeHtml(label)}</td><td style="padding: 4px 0; font-weight: 600;">${escapeHtml(value)}</td></tr>`).join('')}</table>` : ''}
 ${letter.action ? `<p><a href="${escapeHtml(letter.action.url)}" style="display: inline-block; background: #2563eb; color: #fff; padding: 10px 18px; border-radius: 6px; text-decoration: none;">${escapeHtml(letter.action.label)}</a></p>
 <p style="font-size: 13px; color: #6b7280;">Or paste this address into your browser: ${escapeHtml(letter.action.url)}</p>` : ''}
 ${letter.closing ? `<p>${escapeHtml(letter.closing)}</p>` : ''}
@@ -68,6 +72,41 @@ export function passwordChangedMail(to: string, name: string, publicUrl: string,
       'If this was not you, reset your password now and contact us.',
     ],
     action: { label: 'Reset your password', url: `${publicUrl}/forgot-password` },
+    publicUrl,
+  });
+}
+
+export interface Receipt {
+  purchaseId: string;
+  planName: string;
+  credits: number;
+  amount: number;
+  currency: string;
+  completedAt: string;
+}
+
+export function receiptMail(to: string, name: string, publicUrl: string, receipt: Receipt): MailMessage {
+  let amount: string;
+  try {
+    amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: receipt.currency }).format(receipt.amount);
+  } catch {
+    amount = receipt.amount.toFixed(2);
+  }
+  return compose({
+    to,
+    kind: 'receipt',
+    subject: `Your ${PRODUCT_NAME} receipt: ${receipt.credits.toLocaleString('en-US')} credits`,
+    greeting: `Hello ${name},`,
+    paragraphs: [`Thank you for your purchase. The credits are in your account and ready to use.`],
+    details: [
+      ['Plan', receipt.planName],
+      ['Credits', receipt.credits.toLocaleString('en-US')],
+      ['Amount paid', `${amount} ${receipt.currency}`],
+      ['Date', `${new Date(receipt.completedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`],
+      ['Reference', receipt.purchaseId],
+    ],
+    action: { label: 'See your credits and purchases', url: `${publicUrl}/credits` },
+    closing: 'Keep this email as your receipt.',
     publicUrl,
   });
 }
