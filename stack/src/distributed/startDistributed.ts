@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
-import { readInt } from '@leadforge/kit';
+import { readKafkaConfig } from '@leadforge/kit';
 import { freePort } from '../freePort.ts';
 import { ensureEnvoy, startEnvoy } from '../infra/envoyProxy.ts';
 import { ensureKafka, startKafka } from '../infra/kafkaBroker.ts';
@@ -123,7 +123,9 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     stage();
     const kafka = await startKafka({ dataDir: dirs.kafka });
     track({ name: 'kafka', pid: kafka.pid, bootstrap: kafka.bootstrap, stop: () => kafka.stop() }, since);
-    await createTopics(kafka.bootstrap, readInt(options.env, 'KAFKA_TOPIC_PARTITIONS', 6, 1, 1000));
+    // The services' own reading of KAFKA_TOPIC_PARTITIONS and KAFKA_TOPIC_PREFIX.
+    const kafkaSettings = readKafkaConfig({ ...options.env, KAFKA_BROKERS: kafka.bootstrap })!;
+    await createTopics(kafka.bootstrap, kafkaSettings.partitions, kafkaSettings.topicPrefix);
 
     const instances = instancesOf(options.scraperReplicas);
     const ports = new Map<string, number>();
