@@ -330,6 +330,8 @@ for (const kind of kinds) {
       }, 15_000);
       const fromReplica = await callerFor(replica.url)('GET', '/api/admin/enhanced-stats?include=stats', undefined, asRoot());
       expect(fromReplica.body.stats.usage.total_scrapes).toBe(before.stats.usage.total_scrapes + 6);
+      // The old generation's consumer stopped: its refused events are not parked (no dead-letter alert per rebuild).
+      expect(await h.admin.ctx.db('kit_dead_letters').select('event_id', 'error')).toEqual([]);
     }, 30_000);
   });
 }
