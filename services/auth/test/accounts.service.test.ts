@@ -145,6 +145,28 @@ for (const kind of kinds) {
       expect(row.sent_at).toBeTruthy();
     });
 
+    it('deletes the account on the password: sessions end, the address is gone, the others are told', async () => {
+      const { access_token, user } = await register('leaving@example.com', 'goodbye-1');
+      const wrong = await call('POST', '/api/auth/account-deletion', { password: 'nope-nope' }, access_token);
+      expect(wrong).toEqual({ status: 400, body: { detail: 'Your password is incorrect', code: 'wrong_password' } });
+      const deleted = await call('POST', '/api/auth/account-deletion', { password: 'goodbye-1' }, access_token);
+      expect(deleted).toEqual({ status: 200, body: { message: 'Your account has been deleted.' } });
+
+      expect((await call('GET', '/api/auth/me', undefined, access_token)).status).toBe(401);
+      expect((await call('POST', '/api/auth/login', { email: 'leaving@example.com', password: 'goodbye-1' })).status).toBe(401);
+      const row = await svc.ctx.db('users').where({ id: user.id }).first();
+      expect(row).toMatchObject({ name: 'Deleted user', status: 'deleted' });
+      expect(JSON.stringify(row)).not.toContain('leaving@example.com');
+      const event = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.status_changed'").andWhereRaw("envelope->'data'->>'user_id' = ?", [user.id]).first();
+      expect(event.envelope.data).toMatchObject({ status: 'deleted' });
+
+      const goodbye = await waitForMail(mailDir, 'leaving@example.com', /^Your Leadforge account was deleted$/);
+      expect(goodbye.text).toContain('remaining credits were forfeited');
+      // A second signup grant is not to be had by deleting and registering again.
+      const again = await call('POST', '/api/auth/register', { name: 'Back Again', email: 'Leaving@example.com', password: 'secret123' });
+      expect(again).toMatchObject({ status: 409, body: { detail: 'This email belonged to a deleted account; please contact support to reopen it' } });
+    });
+
     it('renames the signed-in user', async () => {
       const { access_token } = await register('rename@example.com');
       const renamed = await call('PATCH', '/api/auth/me', { name: '  Rear Admiral Hopper ' }, access_token);

@@ -24,6 +24,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'GET', path: '/api/auth/me', service: 'auth', access: 'user' },
   { method: 'PATCH', path: '/api/auth/me', service: 'auth', access: 'user' },
   { method: 'POST', path: '/api/auth/password', service: 'auth', access: 'user' },
+  { method: 'POST', path: '/api/auth/account-deletion', service: 'auth', access: 'user' },
   { method: 'POST', path: '/api/auth/password-reset', service: 'auth', access: 'public' },
   { method: 'POST', path: '/api/auth/password-reset/confirm', service: 'auth', access: 'public' },
 

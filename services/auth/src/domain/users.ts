@@ -5,6 +5,7 @@ import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadfo
 import type { Role, UserStatus } from '@leadforge/contracts';
 import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
+import { refuseDeletedEmail } from './accountDeletion.ts';
 
 export interface UserRow {
   id: string;
@@ -37,6 +38,7 @@ export async function registerUser(db: Db, input: Registration, adminEmails: Set
   const email = normaliseEmail(input.email);
   if (!name) throw badRequest('Please fill in all fields');
   if (input.password.length < PASSWORD_MIN_LENGTH) throw badRequest('Password must be at least 6 characters long');
+  await refuseDeletedEmail(db, email);
   const passwordHash = await hashPassword(input.password);
   const role: Role = adminEmails.has(email) ? 'admin' : 'user';
   try {

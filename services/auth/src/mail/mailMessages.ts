@@ -110,3 +110,18 @@ export function receiptMail(to: string, name: string, publicUrl: string, receipt
     publicUrl,
   });
 }
+
+export function accountDeletedMail(to: string, name: string, publicUrl: string): MailMessage {
+  return compose({
+    to,
+    kind: 'account-deleted',
+    subject: `Your ${PRODUCT_NAME} account was deleted`,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Your ${PRODUCT_NAME} account was deleted at your request: your name and this address were removed from it, remaining credits were forfeited and every session was signed out.`,
+      'If this was not you, reply to this email or contact us at once.',
+    ],
+    closing: 'Thank you for having used Leadforge.',
+    publicUrl,
+  });
+}

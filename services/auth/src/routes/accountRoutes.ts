@@ -1,11 +1,12 @@
 import type { App } from '@leadforge/kit';
 import { principalOf, rateLimited } from '@leadforge/kit';
 import {
-  ChangePasswordRequest, ErrorBody, MessageResponse, PasswordResetConfirm, PasswordResetRequest, SessionResponse, UpdateProfileRequest, User,
+  ChangePasswordRequest, DeleteAccountRequest, ErrorBody, MessageResponse, PasswordResetConfirm, PasswordResetRequest, SessionResponse, UpdateProfileRequest, User,
 } from '@leadforge/contracts';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/passwordResets.ts';
 import { changePassword, renameUser } from '../domain/passwordChanges.ts';
 import { normaliseEmail } from '../domain/users.ts';
+import { deleteAccount } from '../domain/accountDeletion.ts';
 import type { AuthRuntime } from '../runtime.ts';
 import { trimEmail } from './publicRoutes.ts';
 import { sessionReplies } from './sessionReplies.ts';
@@ -55,6 +56,19 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     rt.mail.wake();
     // Every other session ends; this one goes on with a token of the new generation.
     return session(user);
+  });
+
+  app.post('/api/auth/account-deletion', {
+    schema: { body: DeleteAccountRequest, response: { 200: MessageResponse, ...errors } },
+    preHandler: [
+      app.requireUser,
+      rateLimited(rt.ctx.counters, { name: 'password-change-user', max: rt.limits.passwordChangePerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
+    ],
+  }, async (request) => {
+    await deleteAccount(rt.ctx.db, principalOf(request).id, (request.body as DeleteAccountRequest).password, publicUrl);
+    rt.ctx.relay.wake();
+    rt.mail.wake();
+    return { message: 'Your account has been deleted.' };
   });
 
   app.patch('/api/auth/me', {

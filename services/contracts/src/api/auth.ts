@@ -69,6 +69,11 @@ export const UpdateProfileRequest = Type.Object({
 }, { additionalProperties: false });
 export type UpdateProfileRequest = Static<typeof UpdateProfileRequest>;
 
+export const DeleteAccountRequest = Type.Object({
+  password: Type.String({ minLength: 1, maxLength: 200, errorMessage: { minLength: 'Please enter your password' } }),
+}, { additionalProperties: false });
+export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>;
+
 /** A plain confirmation, e.g. the same answer to every password reset request. */
 export const MessageResponse = Type.Object({ message: Type.String() });
 export type MessageResponse = Static<typeof MessageResponse>;
