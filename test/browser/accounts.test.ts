@@ -101,4 +101,27 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await signIn('mary@example.com', 'engineer58');
     await page.waitForURL(url('/dashboard'));
   });
+
+  it('deletes the account from the settings page', async () => {
+    await page.goto(url('/settings'));
+    const danger = page.getByRole('region', { name: 'Delete account' });
+    await danger.getByLabel('Your password').fill('engineer58');
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await danger.getByRole('alert').filter({ hasText: 'tick the box' }).waitFor();
+    await danger.getByLabel('I understand that this cannot be undone.').check();
+    await danger.getByLabel('Your password').fill('wrong-password');
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await danger.getByRole('alert').filter({ hasText: 'Your password is incorrect' }).waitFor();
+    await danger.getByLabel('Your password').fill('engineer58');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'accounts-settings-delete');
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+
+    await page.waitForURL(url('/login'));
+    await page.getByRole('status').filter({ hasText: 'Your account has been deleted.' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await signIn('mary@example.com', 'engineer58');
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+    await waitForMail(path.join(stack.dataDir, 'mail'), 'mary@example.com', /^Your Leadforge account was deleted$/);
+  });
 });

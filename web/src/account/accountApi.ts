@@ -14,3 +14,9 @@ export async function confirmPasswordReset(token: string, password: string): Pro
   const { data } = await api.post<Message>('/api/auth/password-reset/confirm', { token, password });
   return data.message;
 }
+
+/** Deletes the signed-in user's account; their password confirms it. */
+export async function deleteAccount(password: string): Promise<string> {
+  const { data } = await api.post<Message>('/api/auth/account-deletion', { password });
+  return data.message;
+}

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { startTransition, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { errorDetail } from '../api/client';
+import { deleteAccount } from '../account/accountApi';
 import { validateNewPassword } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
@@ -99,13 +101,63 @@ function PasswordSection() {
   );
 }
 
+function DeleteAccountSection() {
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [understood, setUnderstood] = useState(false);
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (password === '' || !understood) {
+      setError('Enter your password and tick the box to confirm');
+      return;
+    }
+    setError('');
+    setPending(true);
+    try {
+      const message = await deleteAccount(password);
+      // Leave the guarded page before the session ends (as logging out does).
+      await navigate('/login', { replace: true, state: { notice: message } });
+      startTransition(logout);
+    } catch (err) {
+      setError(errorDetail(err, 'Could not delete your account; please try again.'));
+      setPending(false);
+    }
+  };
+
+  return (
+    <section className="card settings-section settings-danger" aria-labelledby="settings-delete">
+      <h2 id="settings-delete">Delete account</h2>
+      <p className="muted">
+        Your name and email are removed and you are signed out everywhere. Remaining credits are lost and cannot be
+        refunded; the same email cannot be used to sign up again.
+      </p>
+      <form onSubmit={handleSubmit} noValidate>
+        <FormAlert message={error} />
+        <TextField label="Your password" type="password" name="deletePassword" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <label className="settings-confirm">
+          <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
+          <span>I understand that this cannot be undone.</span>
+        </label>
+        <button type="submit" className="btn btn-danger" disabled={pending}>
+          {pending ? 'Deleting...' : 'Delete My Account'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
 export function SettingsPage() {
   return (
     <div className="container page settings-page">
       <h1>Account settings</h1>
-      <p className="muted">Your profile and your password.</p>
+      <p className="muted">Your profile, your password, and your account.</p>
       <ProfileSection />
       <PasswordSection />
+      <DeleteAccountSection />
     </div>
   );
 }
