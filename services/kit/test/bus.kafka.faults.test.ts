@@ -5,7 +5,7 @@ import { register } from 'prom-client';
 import { Type } from 'typebox';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
+import { EVENT_TYPES, TOPICS, type EventEnvelope } from '@leadforge/contracts';
 import type { BusMessage } from '../src/bus/bus.ts';
 import { createKafkaBus, type KafkaBusOptions } from '../src/bus/kafkaBus.ts';
 import { startConsumer } from '../src/consumer/eventConsumer.ts';
@@ -139,6 +139,62 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
       await bus.close();
     }
   }, 60_000);
+
+  it('rides out a handler failing for 60 s, then recovering: the event and the later ones of its key arrive once, nothing parked', async () => {
+    const bus = createKafkaBus(busOptions());
+    const group = `outage-${randomUUID().slice(0, 8)}`;
+    const first = `o1-${group}`;
+    const later = `o2-${group}`;
+    let failingSince: number | undefined;
+    let attempts = 0;
+    try {
+      await startConsumer({
+        db: tdb.db, bus, service: 'test', group, topics: [TOPICS.contactSubmission], logger, retryForMs: 5 * 60_000,
+        handlers: {
+          'contact.submitted': async (data, _envelope, trx) => {
+            if (data.submission_id === first) {
+              attempts++;
+              failingSince ??= Date.now();
+              // A dependency down for a minute (a database failover, a lock timeout storm).
+              if (Date.now() - failingSince < 60_000) throw new Error('the database is failing over');
+            }
+            if (data.submission_id === first || data.submission_id === later) await trx('taken').insert({ submission_id: data.submission_id });
+          },
+        },
+      });
+      await bus.publish([submitted(first), { ...submitted(later), key: first }]);
+      await eventually(async () => (await tdb.db('taken').whereIn('submission_id', [first, later]).count({ n: '*' }))[0].n === 2, 100_000, 'both events after the outage');
+      expect(await tdb.db('taken').whereIn('submission_id', [first, later]).orderBy('submission_id').pluck('submission_id')).toEqual([first, later]);
+      expect(attempts).toBeGreaterThan(5);
+      expect(await tdb.db('kit_dead_letters').where({ consumer: group }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      await bus.close();
+    }
+  }, 150_000);
+
+  it('lets a rolling upgrade pass: a replica of the old version never records the new event type, and none is lost', async () => {
+    const group = `upgrade-${randomUUID().slice(0, 8)}`;
+    const [oldBus, newBus] = [createKafkaBus(busOptions()), createKafkaBus(busOptions())];
+    const ids = Array.from({ length: 8 }, (_, i) => `u${i}-${group}`);
+    const take = async (data: { submission_id: string }, trx: Parameters<Parameters<typeof tdb.db.transaction>[0]>[0]) => {
+      if (ids.includes(data.submission_id)) await trx('taken').insert({ submission_id: data.submission_id });
+    };
+    try {
+      // The old version: its contract has no contact.submitted yet. Both replicas share one database.
+      const olderTypes = new Set(Object.keys(EVENT_TYPES).filter((type) => type !== 'contact.submitted'));
+      const oldReplica = await startConsumer({ db: tdb.db, bus: oldBus, service: 'test', group, topics: [TOPICS.contactSubmission], logger, knownTypes: olderTypes, handlers: {} });
+      await startConsumer({ db: tdb.db, bus: newBus, service: 'test', group, topics: [TOPICS.contactSubmission], logger, handlers: { 'contact.submitted': (data, _e, trx) => take(data, trx) } });
+      await newBus.publish(ids.map((id) => submitted(id)));
+      // The old replica meets the new type on its partition, and keeps it for whoever knows it.
+      await eventually(async () => ((await metric('leadforge_events_handled_total', { group, outcome: 'failed' })) ?? 0) > 0, 30_000, 'the old replica to meet the new type');
+      await oldReplica.close();
+      await eventually(async () => (await tdb.db('taken').whereIn('submission_id', ids).count({ n: '*' }))[0].n === ids.length, 60_000, 'every event handled by the new version');
+      expect((await tdb.db('taken').whereIn('submission_id', ids).pluck('submission_id')).sort()).toEqual([...ids].sort());
+      expect(await tdb.db('kit_dead_letters').where({ consumer: group }).count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      await Promise.all([oldBus.close(), newBus.close()]);
+    }
+  }, 120_000);
 
   it('starts again a consumer the Kafka client stopped for good, and its lag keeps being reported', async () => {
     const bus = createKafkaBus(busOptions());

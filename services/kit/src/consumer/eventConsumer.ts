@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Counter, Histogram, register } from 'prom-client';
 import { Compile } from 'typebox/compile';
 import { v5 as uuidv5 } from 'uuid';
-import { EventEnvelope, type EventData, type EventType } from '@leadforge/contracts';
+import { EVENT_TYPES, EventEnvelope, type EventData, type EventType } from '@leadforge/contracts';
 import type { Bus, BusMessage, Subscription } from '../bus/bus.ts';
 import type { Db } from '../db/database.ts';
 import { eventDataProblem } from '../outbox/eventData.ts';
@@ -56,6 +56,11 @@ export interface ConsumerOptions {
    * restart or a dependency's deploy; bounded because it holds up the later events of its partition.
    */
   retryForMs?: number;
+  /**
+   * The event types this version's contract defines (default: every type of EVENT_TYPES). A test
+   * stands in for an older version of the service with fewer.
+   */
+  knownTypes?: ReadonlySet<string>;
   logger: Logger;
 }
 
@@ -69,12 +74,15 @@ interface Failing {
  * the handler's effect, so a redelivery finds it and is skipped. A handler failure is thrown back to
  * the bus, which delivers the event again with growing delays; only poison (a message that is not an
  * event envelope, data that breaks its contract, a PoisonEvent, or failures beyond retryForMs) is
- * parked in kit_dead_letters, unhandled, for `replayDeadLetters`. An event type without a handler
- * here is left unrecorded: a newer replica of this service may know it.
+ * parked in kit_dead_letters, unhandled, for `replayDeadLetters`. A known type without a handler here
+ * is skipped, unrecorded. A type this version does not know (a newer version's event during a rolling
+ * upgrade) fails like a passing fault: it is delivered again until a replica that knows it takes the
+ * partition, and parked (replayable) only if none does within retryForMs.
  */
 export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   const { db, bus, service, group, topics, handlers, logger } = options;
   const retryForMs = options.retryForMs ?? 15 * 60_000;
+  const knownTypes = options.knownTypes ?? new Set(Object.keys(EVENT_TYPES));
   const log = logger.child({ group });
   const failing = new Map<string, Failing>();
 
@@ -108,6 +116,7 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
     const occurredAt = Date.parse(envelope.occurred_at);
     if (Number.isFinite(occurredAt)) handleDelay.observe({ service, group }, Math.max(0, Date.now() - occurredAt) / 1000);
 
+    if (!knownTypes.has(type)) return retryOrPark(topic, envelope, type, new Error(`event type ${type} is not known to this version of ${service}`));
     const handler = handlers[type as EventType] as EventHandler<EventType> | undefined;
     if (!handler) {
       handledTotal.inc({ service, group, type, outcome: 'skipped' });
@@ -125,19 +134,24 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
       failing.delete(envelope.id);
       handledTotal.inc({ service, group, type, outcome: applied ? 'handled' : 'duplicate' });
     } catch (error) {
-      const record = failing.get(envelope.id) ?? { since: Date.now(), attempts: 0 };
-      record.attempts++;
-      failing.set(envelope.id, record);
-      // Events whose partition moved to another member never come back here: forget the oldest.
-      if (failing.size > MAX_TRACKED_FAILURES) failing.delete(failing.keys().next().value!);
-      const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-      if (error instanceof PoisonEvent || Date.now() - record.since >= retryForMs) {
-        failing.delete(envelope.id);
-        return park(topic, envelope.id, envelope, type, detail, record.attempts);
-      }
-      handledTotal.inc({ service, group, type, outcome: 'failed' });
-      throw error;
+      return retryOrPark(topic, envelope, type, error);
     }
+  }
+
+  /** Throws the failure back for a redelivery, or parks the event once it is poison or has failed too long. */
+  async function retryOrPark(topic: string, envelope: EventEnvelope, type: string, error: unknown): Promise<void> {
+    const record = failing.get(envelope.id) ?? { since: Date.now(), attempts: 0 };
+    record.attempts++;
+    failing.set(envelope.id, record);
+    // Events whose partition moved to another member never come back here: forget the oldest.
+    if (failing.size > MAX_TRACKED_FAILURES) failing.delete(failing.keys().next().value!);
+    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    if (error instanceof PoisonEvent || Date.now() - record.since >= retryForMs) {
+      failing.delete(envelope.id);
+      return park(topic, envelope.id, envelope, type, detail, record.attempts);
+    }
+    handledTotal.inc({ service, group, type, outcome: 'failed' });
+    throw error;
   }
 
   // Each event is handled in a span that continues the trace of the request that caused it.
