@@ -96,6 +96,19 @@ describe('accounts through the gateway: password reset by email, change password
     expect(receipt.links.map(onStack)).toContain('/credits');
   });
 
+  it('deletes an account: its tokens are refused by auth at once and by billing within the 30 s standing cache', async () => {
+    const reg = await api('POST', '/api/auth/register', { name: 'Mae Jemison', email: 'mae@example.com', password: 'endeavour92' });
+    const token = reg.body.access_token as string;
+    expect((await api('GET', '/api/payments/history', undefined, bearer(token))).status).toBe(200);
+    const deleted = await api('POST', '/api/auth/account-deletion', { password: 'endeavour92' }, bearer(token));
+    expect(deleted).toMatchObject({ status: 200, body: { message: 'Your account has been deleted.' } });
+    expect((await api('GET', '/api/auth/me', undefined, bearer(token))).status).toBe(401);
+    // Billing trusted this user's standing for up to 30 s: refused once that runs out.
+    await expect.poll(async () => (await api('GET', '/api/payments/history', undefined, bearer(token))).status, { timeout: 40_000, interval: 2_000 }).toBe(401);
+    expect((await api('POST', '/api/auth/login', { email: 'mae@example.com', password: 'endeavour92' })).status).toBe(401);
+    await waitForMail(mailDir, 'mae@example.com', /^Your Leadforge account was deleted$/);
+  }, 60_000);
+
   it('rate-limits reset requests per email with 429 and a detail', async () => {
     const statuses: number[] = [];
     let last: { status: number; body: { detail?: string } } | undefined;
