@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -100,6 +101,23 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
     await signIn('mary@example.com', 'engineer58');
     await page.waitForURL(url('/dashboard'));
+  });
+
+  it('downloads the user\'s data as one JSON file', async () => {
+    // A purchase to find in the file, bought through the test checkout as the credits page does.
+    const auth = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`, 'content-type': 'application/json' };
+    const created = await (await fetch(url('/api/payments/create'), { method: 'POST', headers: auth, body: JSON.stringify({ plan_id: 'starter', return_url: url('/credits'), cancel_url: url('/credits') }) })).json();
+    const approved = await (await fetch(url(`/api/payments/test-checkout/${created.payment_id}/approve`), { method: 'POST' })).json();
+    const executed = await fetch(url('/api/payments/execute'), { method: 'POST', headers: auth, body: JSON.stringify({ payment_id: created.payment_id, payer_id: approved.payer_id }) });
+    expect(executed.status).toBe(200);
+
+    await page.goto(url('/settings'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download My Data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^leadforge-data-\d{4}-\d{2}-\d{2}\.json$/);
+    const data = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
+    expect(data.account).toMatchObject({ email: 'mary@example.com', name: 'Mary W. Jackson' });
+    expect(data.purchases).toEqual([expect.objectContaining({ plan_id: 'starter', status: 'completed' })]);
+    expect(data.lead_searches).toEqual([]);
   });
 
   it('deletes the account from the settings page', async () => {

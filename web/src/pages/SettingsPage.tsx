@@ -1,6 +1,7 @@
 import { startTransition, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { errorDetail } from '../api/client';
+import { api, errorDetail } from '../api/client';
+import { collectMyData, downloadJson } from '../account/dataExport';
 import { deleteAccount } from '../account/accountApi';
 import { validateNewPassword } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
@@ -101,6 +102,35 @@ function PasswordSection() {
   );
 }
 
+function DataExportSection() {
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+
+  const handleExport = async () => {
+    setError('');
+    setPending(true);
+    try {
+      const data = await collectMyData(api);
+      downloadJson(`leadforge-data-${data.exported_at.slice(0, 10)}.json`, data);
+    } catch (err) {
+      setError(errorDetail(err, 'Could not collect your data; please try again.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <section className="card settings-section" aria-labelledby="settings-data">
+      <h2 id="settings-data">Your data</h2>
+      <p className="muted">One JSON file with your account, your purchases, every lead search with its leads, and your affiliate statement.</p>
+      <FormAlert message={error} />
+      <button type="button" className="btn btn-secondary" onClick={handleExport} disabled={pending}>
+        {pending ? 'Collecting...' : 'Download My Data'}
+      </button>
+    </section>
+  );
+}
+
 function DeleteAccountSection() {
   const { logout } = useAuth();
   const navigate = useNavigate();
@@ -154,9 +184,10 @@ export function SettingsPage() {
   return (
     <div className="container page settings-page">
       <h1>Account settings</h1>
-      <p className="muted">Your profile, your password, and your account.</p>
+      <p className="muted">Your profile, your password, your data, and your account.</p>
       <ProfileSection />
       <PasswordSection />
+      <DataExportSection />
       <DeleteAccountSection />
     </div>
   );
