@@ -21,6 +21,8 @@ export async function requestPasswordReset(db: Db, emailInput: string, publicUrl
   if (!user || user.status !== 'active') return false;
   const token = crypto.randomBytes(32).toString('base64url');
   await db.transaction(async (trx) => {
+    // One request at a time per account, so "a newer request replaces older tokens" holds under races.
+    await trx('users').where({ id: user.id }).forUpdate().first();
     await trx('password_reset_tokens').where({ user_id: user.id }).delete();
     await trx('password_reset_tokens').insert({ token_hash: hashToken(token), user_id: user.id, expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
     await enqueueMail(trx, passwordResetMail(user.email, user.name, publicUrl, token), RESET_TOKEN_TTL_MS);

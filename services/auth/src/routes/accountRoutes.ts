@@ -13,7 +13,7 @@ import { sessionReplies } from './sessionReplies.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-export const RESET_REQUESTED_MESSAGE = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
+const RESET_REQUESTED_MESSAGE = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
 
 /** Password reset, password change and profile: what a user does to their own account. */
 export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
@@ -29,8 +29,12 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
       { name: 'reset-email', max: rt.limits.resetPerEmailPerHour, windowMs: HOUR, key: (request) => normaliseEmail((request.body as PasswordResetRequest).email) },
     ),
   }, async (request, reply) => {
-    // The same answer, whether or not the account exists; the email is sent in the background.
-    if (await requestPasswordReset(rt.ctx.db, (request.body as PasswordResetRequest).email, publicUrl)) rt.mail.wake();
+    // The same answer at the same speed, whether or not the account exists: the token and its email
+    // are made after the reply.
+    const { email } = request.body as PasswordResetRequest;
+    requestPasswordReset(rt.ctx.db, email, publicUrl)
+      .then((queued) => { if (queued) rt.mail.wake(); })
+      .catch((err) => request.log.error({ err }, 'password reset request failed'));
     return reply.status(202).send({ message: RESET_REQUESTED_MESSAGE });
   });
 
