@@ -180,6 +180,8 @@ for (const kind of kinds) {
         expect(body.users.map((u: { id: string }) => u.id)).not.toContain(gone.id);
         expect(body.stats.users.total).toBe(2);
       });
+      // The read model keeps no name or address of a deleted account.
+      expect(await h.admin.ctx.db('rm_users').where({ user_id: gone.id }).first('name', 'email', 'status')).toEqual({ name: null, email: null, status: 'deleted' });
     });
 
     it('refuses self-demotion and self-deactivation on the server', async () => {

@@ -22,7 +22,8 @@ export const readModelProjection: EventHandlers = {
   },
 
   async 'user.status_changed'(data, _envelope, trx) {
-    await changeUser(trx, data.user_id, { status: data.status });
+    // A deleted account's name and address leave the admin panel with it (auth has erased them).
+    await changeUser(trx, data.user_id, data.status === 'deleted' ? { status: data.status, name: null, email: null } : { status: data.status });
   },
 
   async 'credits.changed'(data, envelope, trx) {

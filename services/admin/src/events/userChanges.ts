@@ -7,7 +7,8 @@ interface UserState {
   created_at: string | Date | null;
 }
 
-export type UserFields = Partial<{ name: string; email: string; role: string; status: string; credits: number; credits_as_of: string; created_at: string }>;
+/** Columns an event sets; null erases (a deleted account's name and email). */
+export type UserFields = Partial<{ name: string | null; email: string | null; role: string; status: string; credits: number; credits_as_of: string; created_at: string }>;
 
 const NEW_ROW: UserState = { role: 'user', status: 'active', credits: 0, created_at: null };
 
