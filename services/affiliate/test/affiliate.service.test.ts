@@ -253,6 +253,19 @@ for (const kind of kinds) {
       expect(limited.body.detail).toMatch(/^Too many requests; try again in \d+ (second|seconds)$/);
     });
 
+    it('erases a deleted account\'s name and addresses, keeping its code and commissions', async () => {
+      const leaving = newUser('Leaving');
+      await register(leaving);
+      const { referral_code: code } = await stats(leaving);
+      // As the application route stores one (its per-address limit is spent by the test above).
+      await svc.ctx.db('affiliate_applications').insert({ id: crypto.randomUUID(), user_id: leaving.id, name: 'Leaving Person', email: leaving.email, website: 'https://leaving.example.com/', message: 'Hi', remote_ip: '::1' });
+      await publishEvent(bus, 'user.status_changed', leaving.id, { user_id: leaving.id, status: 'deleted', actor_id: leaving.id });
+      expect(await svc.ctx.db('affiliates').where({ user_id: leaving.id }).first('referral_code', 'name', 'email', 'canonical_email'))
+        .toEqual({ referral_code: code, name: '', email: '', canonical_email: `deleted:${leaving.id}` });
+      expect(await svc.ctx.db('affiliate_applications').where({ user_id: leaving.id }).select('name', 'email', 'website', 'message', 'remote_ip'))
+        .toEqual([{ name: '', email: '', website: null, message: null, remote_ip: null }]);
+    });
+
     it('handled every event it was given without parking one', async () => {
       expect(await svc.ctx.db('kit_dead_letters').select('event_id', 'error')).toEqual([]);
     });

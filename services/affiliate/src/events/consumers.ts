@@ -1,6 +1,7 @@
 import { startConsumer, type Subscription } from '@leadforge/kit';
 import { TOPICS } from '@leadforge/contracts';
 import { recordPurchase, recordRefund } from '../domain/commissions.ts';
+import { eraseAccount } from '../domain/accountErasure.ts';
 import { recordRegistration } from '../domain/referrals.ts';
 import type { AffiliateRuntime } from '../runtime.ts';
 
@@ -22,6 +23,9 @@ export function startAffiliateConsumers(rt: AffiliateRuntime): Promise<Subscript
       'user.registered': async (data, _envelope, trx) => {
         const outcome = await recordRegistration(trx, rt.referralSecret, data);
         if (outcome?.status === 'rejected') ctx.log.info({ userId: data.user_id, reason: outcome.reason }, 'referral not attributed');
+      },
+      'user.status_changed': async (data, _envelope, trx) => {
+        if (data.status === 'deleted') await eraseAccount(trx, data.user_id);
       },
       'purchase.completed': (data, _envelope, trx) => recordPurchase(trx, data),
       'purchase.refunded': (data, _envelope, trx) => recordRefund(trx, data),
