@@ -111,8 +111,10 @@ describe('hostile input never stops the product', () => {
     expect(emails).toContain(`home@${HOSTILE_HOSTS.nestedContact}`);
     expect(res.body.leads.find((lead: { website: string }) => lead.website.includes(HOSTILE_HOSTS.nested + '/'))).toBeUndefined();
     expect(calls).toBeGreaterThan(1);
-    // Generous for a shared 2-core CI box; bench/hostilePages.ts measures against the 100 ms target.
-    expect(slowestMs).toBeLessThan(250);
+    // Before the fix one such page blocked every request for minutes. The bound says "never blocked",
+    // not how fast: a loaded 2-core CI box stretches answers; bench/hostilePages.ts measures the
+    // 100 ms target.
+    expect(slowestMs).toBeLessThan(2_000);
   }, 120_000);
 
   for (const broken of ['truncated', 'binary'] as const) {

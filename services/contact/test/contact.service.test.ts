@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import type { Bus, RunningService } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, type Bus, type RunningService } from '@leadforge/kit';
 import type { EventEnvelope } from '@leadforge/contracts';
 import contactService from '../src/index.ts';
 import { startSiteVerifyStandIn } from './support/siteverifyStandIn.ts';
@@ -29,7 +29,9 @@ function caller(base: () => string) {
  */
 const run = crypto.randomBytes(4).toString('hex');
 let lastIp = 0;
-const fromIp = () => ({ 'x-forwarded-for': `2001:db8:${run.slice(0, 4)}:${run.slice(4)}::${(++lastIp).toString(16)}` });
+/** A service believes X-Forwarded-For on loopback only from the gateway, which proves itself with the internal token. */
+let gatewayProof = '';
+const fromIp = () => ({ 'x-forwarded-for': `2001:db8:${run.slice(0, 4)}:${run.slice(4)}::${(++lastIp).toString(16)}`, [GATEWAY_PROOF_HEADER]: gatewayProof });
 
 for (const kind of kinds) {
   describe.skipIf(kind === 'postgres' && !postgresConfigured)(`contact service with reCAPTCHA on ${kind}${kind === 'postgres' && !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : ''}`, () => {
@@ -50,6 +52,7 @@ for (const kind of kinds) {
         bus,
         env: { RECAPTCHA_SITE_KEY: google.siteKey, RECAPTCHA_SECRET: google.secret, RECAPTCHA_VERIFY_URL: google.url, PUBLIC_URL: 'https://leadforge.example', CONTACT_PER_IP_PER_HOUR: '5', RECAPTCHA_HOSTNAMES: '' },
       });
+      gatewayProof = svc.ctx.config.internalToken;
     });
     afterAll(async () => {
       await svc?.stop();

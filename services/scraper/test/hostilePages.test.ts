@@ -47,8 +47,10 @@ describe('hostile pages: deep nesting never blocks the process', () => {
 
     expect(data.reason).toBe('done');
     expect(calls).toBeGreaterThan(1);
-    // Generous for a shared 2-core CI box; bench/hostilePages.ts measures against the 100 ms target.
-    expect(slowestMs).toBeLessThan(250);
+    // Before the fix one such page blocked every request for minutes. The bound says "never blocked",
+    // not how fast: a loaded 2-core CI box stretches answers; bench/hostilePages.ts measures the
+    // 100 ms target.
+    expect(slowestMs).toBeLessThan(2_000);
     // The site whose every page is nested past the bound gives nothing; the other keeps its home page's email.
     expect(leads.find((lead) => lead.website === `http://${HOSTILE_HOSTS.nested}/`)).toBeUndefined();
     expect(leads.find((lead) => lead.website === `http://${HOSTILE_HOSTS.nestedContact}/`)).toMatchObject({ emails: [`home@${HOSTILE_HOSTS.nestedContact}`], phones: [] });
