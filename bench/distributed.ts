@@ -4,14 +4,14 @@
 // answer with 1, 2 and 3 scraper replicas, with the scaling efficiency as a ratio to one replica.
 // Websites are reached through the fixture web's forward proxy (as through Decodo's); the fixture
 // web runs in a child process so its CPU is not the topology's.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fixtureWebAt, startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { startFixtureWebChild } from './support/fixtureWebChild.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
-import { startDistributedStack } from '../test/support/distributedStack.ts';
+import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
@@ -20,25 +20,7 @@ const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 3);
 const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2,3').split(',').map(Number);
 const ADMIN = 'bench-admin@example.com';
 
-if (process.env.DISTRIBUTED_BENCH_FIXTURE_WEB === '1') {
-  const web = await startFixtureWeb({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
-  console.log(JSON.stringify({ port: web.port }));
-  process.on('SIGTERM', () => void web.close().then(() => process.exit(0)));
-} else {
-  await main();
-}
-
-async function startFixtureChild(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
-    env: { ...process.env, DISTRIBUTED_BENCH_FIXTURE_WEB: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`fixture web exited with ${code}`)));
-  });
-  return { port: JSON.parse(line).port, child };
-}
+await main();
 
 /** Resident memory of a process and all its descendants, in MB. */
 function treeRssMb(pid: number): number {
@@ -65,14 +47,8 @@ async function scenario(port: number, replicas: number) {
       SCRAPER_REPLICAS: String(replicas),
       ADMIN_EMAILS: ADMIN,
       AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
-      NOMINATIM_URL: urls.nominatim,
-      OVERPASS_URL: urls.overpass,
-      DECODO_PROXY_URL: urls.proxy,
-      SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
-      EMAIL_MX_CHECK: 'false',
+      ...fixtureWebEnv(urls),
       LOG_LEVEL: 'warn',
-      // The fixture sites' *.fixture.test names resolve to loopback in the product's processes.
-      NODE_OPTIONS: `--import ${new URL('../test/support/fixtureHostsPreload.mjs', import.meta.url).pathname}`,
     },
   });
   const readySeconds = (performance.now() - t0) / 1000;
@@ -83,7 +59,7 @@ async function scenario(port: number, replicas: number) {
     const admin = await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
     const adminAuth = bearer(admin.body.access_token);
     // One searcher per search: a user runs at most two searches at once.
-    const searchers = [];
+    const searchers: Record<string, string>[] = [];
     for (let i = 0; i < SEARCHES; i++) {
       const user = await api('POST', '/api/auth/register', { name: `Bench ${i}`, email: `bench-${i}@example.com`, password: 'secret123' });
       const adjusted = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: PLACES }, adminAuth);
@@ -118,7 +94,7 @@ async function scenario(port: number, replicas: number) {
 }
 
 async function main() {
-  const { port, child } = await startFixtureChild();
+  const { port, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
   try {
     const results = [];
     for (const replicas of REPLICAS) {
@@ -133,6 +109,6 @@ async function main() {
       results: results.map((r) => ({ ...r, scalingEfficiency: base ? Math.round((r.leadsPerSecond / (base * r.replicas)) * 100) / 100 : null })),
     });
   } finally {
-    child.kill('SIGTERM');
+    stopFixtureWeb();
   }
 }

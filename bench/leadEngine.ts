@@ -5,9 +5,7 @@
 // sharing the job table, and CPU milliseconds per lead. The fixture web runs in a child process
 // so its CPU is not counted; the instances run in this process on one shared database (embedded
 // PGlite, or PostgreSQL when BENCH_DATABASE_URL / TEST_DATABASE_URL is set).
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import readline from 'node:readline';
 import pino from 'pino';
 import type { Db } from '@leadforge/kit';
 import { createTestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
@@ -22,7 +20,8 @@ import { acquireParsePool } from '../services/scraper/src/parsing/parsePool.ts';
 import { createPageReader } from '../services/scraper/src/parsing/pageReader.ts';
 import { placesSourceFor } from '../services/scraper/src/places/placesSourceFor.ts';
 import { memoryProxyQuota } from '../services/scraper/src/quota/proxyQuota.ts';
-import { fixtureWebAt, startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { startFixtureWebChild } from './support/fixtureWebChild.ts';
 import { reportFigures } from './benchResults.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
@@ -30,26 +29,7 @@ const PLACES = 200;
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 4);
 const MIGRATIONS = new URL('../services/scraper/src/db/migrations', import.meta.url).pathname;
 
-if (process.env.LEAD_ENGINE_FIXTURE_WEB === '1') {
-  // The child: the fixture web with enough sites for every search, one area of 200 per search.
-  const web = await startFixtureWeb({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
-  console.log(JSON.stringify({ port: web.port }));
-  process.on('SIGTERM', () => void web.close().then(() => process.exit(0)));
-} else {
-  await main();
-}
-
-async function startFixtureChild(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
-    env: { ...process.env, LEAD_ENGINE_FIXTURE_WEB: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`fixture web exited with ${code}`)));
-  });
-  return { port: JSON.parse(line).port, child };
-}
+await main();
 
 function envFor(port: number): NodeJS.ProcessEnv {
   const { urls } = fixtureWebAt(port);
@@ -129,7 +109,7 @@ async function runScenario(port: number, instances: number, searches: number, la
 }
 
 async function main() {
-  const { port, child } = await startFixtureChild();
+  const { port, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
   try {
     // The first search of a process also pays for warming up (JIT, lazy module parts); a serving
     // instance has long done that, so the target is judged on the second.
@@ -157,6 +137,6 @@ async function main() {
       scaling,
     });
   } finally {
-    child.kill('SIGTERM');
+    stopFixtureWeb();
   }
 }

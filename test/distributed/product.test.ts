@@ -13,14 +13,13 @@ import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fi
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { startOtlpCollector, type OtlpCollector } from '../support/otlpCollector.ts';
 import { fuzzRoutes } from '../support/fuzz.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ADMIN = 'dist-admin@example.com';
-const FIXTURE_HOSTS_PRELOAD = new URL('../support/fixtureHostsPreload.mjs', import.meta.url).pathname;
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -62,6 +61,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     [web, paypal, collector] = await Promise.all([startFixtureWeb({ sites: 60 }), startPaypalStandIn(), startOtlpCollector()]);
     env = {
       ...paypal.env,
+      ...fixtureWebEnv(web.urls),
       ADMIN_EMAILS: ADMIN,
       // Rate limits would answer 429 before the fuzzer's input is looked at: lift the services' own.
       AUTH_REGISTER_PER_IP_PER_HOUR: '1000000',
@@ -72,16 +72,9 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
       AFFILIATE_VISITS_PER_IP_PER_MINUTE: '1000000',
       BILLING_ORDERS_PER_USER_PER_HOUR: '1000000',
       BILLING_PROMO_ORDERS_PER_IP_PER_HOUR: '1000000',
-      PLACES_SOURCE: 'osm',
-      NOMINATIM_URL: web.urls.nominatim,
-      OVERPASS_URL: web.urls.overpass,
-      DECODO_PROXY_URL: web.urls.proxy,
-      SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
-      EMAIL_MX_CHECK: 'false',
       SCRAPER_PER_HOST_DELAY_MS: '0',
       SCRAPER_JOB_POLL_MS: '200',
       SCRAPER_LEAD_BATCH_MS: '100',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FIXTURE_HOSTS_PRELOAD}`.trim(),
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_BSP_SCHEDULE_DELAY: '200',
     };

@@ -20,12 +20,11 @@ import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fi
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed, type FeedMessage } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ADMIN = 'faults-admin@example.com';
-const FIXTURE_HOSTS_PRELOAD = new URL('../support/fixtureHostsPreload.mjs', import.meta.url).pathname;
 const INSTANCES = ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin'];
 const PRICES = { starter: 19, growth: 49, agency: 99 } as const;
 const CREDITS = { starter: 100, growth: 330, agency: 1100 } as const;
@@ -135,21 +134,15 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
     stack = await startDistributedStack({
       env: {
         ...paypal.env,
+        ...fixtureWebEnv(web.urls),
         ADMIN_EMAILS: ADMIN,
         AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
-        PLACES_SOURCE: 'osm',
-        NOMINATIM_URL: web.urls.nominatim,
-        OVERPASS_URL: web.urls.overpass,
-        DECODO_PROXY_URL: web.urls.proxy,
-        SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
-        EMAIL_MX_CHECK: 'false',
         SCRAPER_PER_HOST_DELAY_MS: '0',
         // A search of a few dozen leads lasts seconds, long enough to fault it halfway.
         SCRAPER_PLACE_CONCURRENCY: '4',
         SCRAPER_JOB_POLL_MS: '200',
         SCRAPER_JOB_LEASE_MS: '3000',
         SCRAPER_LEAD_BATCH_MS: '100',
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FIXTURE_HOSTS_PRELOAD}`.trim(),
       },
     });
     api = apiClient(stack.url);

@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@leadforge/stack';
-
-const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+import { isolatedEnv, startProductProcess, type ProductProcess } from './productProcess.ts';
 
 export interface TopologyEntry {
   name: string;
@@ -13,15 +11,11 @@ export interface TopologyEntry {
   bootstrap?: string;
 }
 
-export interface DistributedStackProcess {
-  /** Envoy's public address. */
-  url: string;
+export interface DistributedStackProcess extends ProductProcess {
+  /** Envoy's public address (`url`). */
   dataDir: string;
   topology(): { url: string; components: TopologyEntry[] };
   component(name: string): TopologyEntry;
-  output: () => string;
-  /** Ctrl-C, as a user stops it; resolves with the exit code. */
-  stop(): Promise<number | null>;
 }
 
 /** Starts the product exactly as `npm run start:distributed` does, on a free port with its own data folder. */
@@ -30,42 +24,11 @@ export async function startDistributedStack(options: { dataDir?: string; env?: N
   // PostgreSQL runs as the postgres user when we are root: it must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    TEST_DATABASE_URL: '',
-    KAFKA_BROKERS: '',
-    REDIS_URL: '',
-    LOG_LEVEL: 'info',
-    ...options.env,
-  };
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start-distributed.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGINT');
-      reject(new Error(`distributed stack did not start in time:\n${output}`));
-    }, options.timeoutMs ?? 600_000);
-    const check = () => {
-      const m = output.match(/Leadforge \(distributed\) is running at (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`distributed stack exited with ${code}:\n${output}`)); });
-  });
-
+  const env = isolatedEnv(port, dataDir, 'info', options.env);
+  const product = await startProductProcess('scripts/start-distributed.mjs', env, /Leadforge \(distributed\) is running at (http:\/\/\S+)/, options.timeoutMs ?? 600_000);
   const topology = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'topology.json'), 'utf8'));
   return {
-    url,
+    ...product,
     dataDir,
     topology,
     component(name) {
@@ -73,10 +36,25 @@ export async function startDistributedStack(options: { dataDir?: string; env?: N
       if (!found) throw new Error(`no component ${name} in topology.json`);
       return found;
     },
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGINT');
-      return exited;
-    },
+  };
+}
+
+const FIXTURE_HOSTS_PRELOAD = new URL('./fixtureHostsPreload.mjs', import.meta.url).pathname;
+
+/**
+ * The lead engine of a distributed product pointed at a fixture web: its maps source, and its sites
+ * reached through its forward proxy (as through Decodo's). A scraper in a process of its own cannot be
+ * handed the in-process host look-up local tests inject, so a preload resolves *.fixture.test names
+ * to loopback in the product's processes, as a DNS record would.
+ */
+export function fixtureWebEnv(urls: { nominatim: string; overpass: string; proxy: string }): NodeJS.ProcessEnv {
+  return {
+    PLACES_SOURCE: 'osm',
+    NOMINATIM_URL: urls.nominatim,
+    OVERPASS_URL: urls.overpass,
+    DECODO_PROXY_URL: urls.proxy,
+    SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
+    EMAIL_MX_CHECK: 'false',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${FIXTURE_HOSTS_PRELOAD}`.trim(),
   };
 }

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+
+export interface ProductProcess {
+  url: string;
+  output: () => string;
+  /** Ctrl-C, as a user stops it; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** The caller's environment for a product on `port` and `dataDir`, cleared of servers it must not share. */
+export function isolatedEnv(port: number, dataDir: string, logLevel: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    TEST_DATABASE_URL: '',
+    KAFKA_BROKERS: '',
+    REDIS_URL: '',
+    LOG_LEVEL: logLevel,
+    ...env,
+  };
+}
+
+/**
+ * Runs one of the product's start scripts as a user would (`npm start`, `npm run start:distributed`)
+ * and resolves with the address its ready line announces.
+ */
+export async function startProductProcess(script: string, env: NodeJS.ProcessEnv, readyLine: RegExp, timeoutMs: number): Promise<ProductProcess> {
+  const child: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += d; });
+  child.stderr!.on('data', (d) => { output += d; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      reject(new Error(`${script} did not start in time:\n${output}`));
+    }, timeoutMs);
+    child.stdout!.on('data', () => {
+      const m = output.match(readyLine);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}:\n${output}`)); });
+  });
+
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
