@@ -7,7 +7,7 @@
  */
 import { isIP } from 'node:net';
 import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, REQUEST_BODY_LIMIT_BYTES } from '@leadforge/kit';
 import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
 
 /** Every workload listens on this port in the cluster (the chart's Services expose it too). */
@@ -19,10 +19,10 @@ export const ADMIN_PORT = 9901;
 export const WEB_CLUSTER = 'web';
 export const JWT_ISSUER = 'leadforge-auth';
 /**
- * The services' own body limit (services/kit/src/service.ts): a larger body is refused here, never
- * streamed to a service that would close the connection on it mid-request.
+ * The services' own body limit: a larger body is refused here, never streamed to a service that
+ * would close the connection on it mid-request.
  */
-export const MAX_REQUEST_BYTES = 256 * 1024;
+export const MAX_REQUEST_BYTES = REQUEST_BODY_LIMIT_BYTES;
 
 /**
  * Edge rate limits: a token bucket per gateway replica for each route, a flood guard in front of the

@@ -84,6 +84,9 @@ function moveAuthChecksBeforeValidation(app: App): void {
   });
 }
 
+/** The largest request body a service reads; the edge (Envoy) refuses larger ones before they reach it. */
+export const REQUEST_BODY_LIMIT_BYTES = 256 * 1024;
+
 /** The one way a service starts: config, database and migrations, bus, HTTP server, relay, consumers. */
 export async function startService(def: ServiceDefinition, options: StartOptions = {}): Promise<RunningService> {
   const env = options.env ?? process.env;
@@ -107,7 +110,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   let shuttingDown = false;
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
-    bodyLimit: 256 * 1024,
+    bodyLimit: REQUEST_BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     trustProxy: trustedProxies(env),

