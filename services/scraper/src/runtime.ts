@@ -7,8 +7,8 @@ import { createDnsMailDomainCheck, type MailResolver } from './domain/extract/in
 import { createSiteEnricher } from './enrichment/siteEnrichment.ts';
 import { JobWorker } from './jobs/jobWorker.ts';
 import { SearchRun } from './jobs/searchRun.ts';
-import type { ConnectRoute } from './outbound/guardedConnector.ts';
-import type { HostLookup } from './outbound/networkGuard.ts';
+import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
+import type { HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
 import { loadParseConfig } from './parsing/parseConfig.ts';
 import { acquireParsePool } from './parsing/parsePool.ts';

@@ -1,6 +1,6 @@
 import { keepDeliverableEmails, rankContacts, type CountryCode, type ExtractedContacts, type MailDomainCheck, type PageContacts } from '../domain/extract/index.ts';
 import type { FetchedPage, OutboundClient } from '../outbound/outboundClient.ts';
-import { isOutboundError } from '../outbound/outboundErrors.ts';
+import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { PageGivenUp } from '../parsing/pageGivenUp.ts';
 import type { PageReader } from '../parsing/pageReader.ts';
 

@@ -6,7 +6,7 @@ import type { ScraperConfig } from '../config.ts';
 import type { Place, PlacesSource } from '../domain/places/index.ts';
 import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from '../enrichment/leadOfPlace.ts';
 import type { SiteEnricher } from '../enrichment/siteEnrichment.ts';
-import { isOutboundError } from '../outbound/outboundErrors.ts';
+import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../usage/scraperMetrics.ts';
 import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';
 

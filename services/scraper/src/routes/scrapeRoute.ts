@@ -1,6 +1,6 @@
 import { ErrorBody, ScrapeRequest, ScrapeResponse } from '@leadforge/contracts';
 import { badGateway, badRequest, HttpError, type App } from '@leadforge/kit';
-import { OutboundError } from '../outbound/outboundErrors.ts';
+import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { PageGivenUp } from '../parsing/pageGivenUp.ts';
 import type { ScraperRuntime } from '../runtime.ts';
 import { scrapeData } from '../scrape/scrapeResult.ts';
