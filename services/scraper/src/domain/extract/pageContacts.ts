@@ -8,6 +8,7 @@ import { mailtoAddresses, protectedLinkAddress, telephoneOfLink } from './linkTa
 import { validE164 } from './phoneNumber.ts';
 import { phonesInText } from './phonesInText.ts';
 import { socialProfile } from './socialProfiles.ts';
+import { scriptAddresses } from './scriptAddresses.ts';
 import { readStructuredData } from './structuredData.ts';
 import type { CountryCode, SocialLink } from './types.ts';
 import { readVisibleContent } from './visibleContent.ts';
@@ -30,6 +31,7 @@ export function readPageContacts(html: string | CheerioAPI, defaultCountry: Coun
     ...visible.cloudflareEmails.flatMap((hex) => normaliseEmail(decodeCloudflareEmail(hex) ?? '') ?? []),
     ...structured.emails.flatMap((value) => normaliseEmail(value) ?? []),
     ...visible.lines.flatMap(emailsInText),
+    ...scriptAddresses($),
   ].filter((email) => !isJunkEmail(email));
 
   const phones = [

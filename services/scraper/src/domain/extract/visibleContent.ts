@@ -18,6 +18,30 @@ export interface VisibleContent {
   cloudflareEmails: string[];
 }
 
+/** Whether CSS shows an element's text mirrored (`direction: rtl` with `unicode-bidi: bidi-override`). */
+const mirrors = (declarations: string): boolean => /direction:rtl/.test(declarations) && /unicode-bidi:bidi-override/.test(declarations);
+
+/** Class names and ids whose style sheet rules mirror text: the "reversed address" trick. */
+function mirroredSelectors($: CheerioAPI): Set<string> {
+  const selectors = new Set<string>();
+  const css = $('style').text().toLowerCase().replace(/\s+/g, '');
+  for (const rule of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    if (!mirrors(rule[2])) continue;
+    for (const selector of rule[1].split(',')) {
+      const simple = /([.#][\w-]+)$/.exec(selector);
+      if (simple) selectors.add(simple[1]);
+    }
+  }
+  return selectors;
+}
+
+function isMirrored(el: Element, selectors: Set<string>): boolean {
+  if (mirrors((el.attribs.style ?? '').toLowerCase().replace(/\s+/g, ''))) return true;
+  if (!selectors.size) return false;
+  if (el.attribs.id && selectors.has(`#${el.attribs.id.toLowerCase()}`)) return true;
+  return (el.attribs.class ?? '').toLowerCase().split(/\s+/).some((name) => name && selectors.has(`.${name}`));
+}
+
 const NOT_RENDERED = new Set([
   'script', 'style', 'template', 'head', 'title', 'select', 'option', 'textarea', 'svg', 'math',
   'object', 'embed', 'iframe', 'frame', 'canvas', 'audio', 'video', 'map',
@@ -65,6 +89,7 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
   let buffer = '';
   let depth = 0;
   let scope: ThirdPartyScope | undefined;
+  const mirrored = mirroredSelectors($);
 
   const inThirdParty = (): boolean => scope !== undefined || inlineCreditStart(buffer) >= 0;
 
@@ -98,6 +123,11 @@ export function readVisibleContent($: CheerioAPI): VisibleContent {
     if (NOT_RENDERED.has(name) || isHidden(node)) return;
     if (name === 'br') {
       flush();
+      return;
+    }
+    // A visitor reads mirrored text the right way round: so do we, and not the source order.
+    if (isMirrored(node, mirrored)) {
+      buffer += [...textOf(node)].reverse().join('');
       return;
     }
     if ((name === 'a' || name === 'area') && node.attribs.href !== undefined && !inThirdParty()) {
