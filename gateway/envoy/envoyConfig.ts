@@ -2,11 +2,12 @@
  * The Envoy bootstrap for the cluster gateway, derived from the route table in services/contracts:
  * one route per (method, path) to the owning service's cluster; `/internal/*` answered 404 here and
  * never routed; JWTs checked at the edge against auth's JWKS; admin routes allowed only when the
- * token's `role` claim is `admin`; edge rate limits; request size limits; JSON access logs; the
+ * token's `role` claim is `admin`; API keys (`X-API-Key`, on the routes the table opens to them)
+ * checked with auth before the request goes on; edge rate limits; request size limits; JSON access logs; the
  * same security headers as the local gateway. Services check tokens and roles again themselves.
  */
 import { isIP } from 'node:net';
-import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
+import { API_KEY_HEADER, ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
 import { GATEWAY_PROOF_HEADER, REQUEST_BODY_LIMIT_BYTES } from '@leadforge/kit';
 import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
 
@@ -68,6 +69,9 @@ export interface EnvoyConfigOptions {
 const TRACING_CLUSTER = 'otel_collector';
 
 const JWT_FILTER = 'envoy.filters.http.jwt_authn';
+const EXT_AUTHZ_FILTER = 'envoy.filters.http.ext_authz';
+/** Auth's key check for the edge: Envoy appends the request's path; the answer is 200 or 401. */
+export const API_KEY_CHECK_PATH = '/internal/api-keys/check';
 const RBAC_FILTER = 'envoy.filters.http.rbac';
 const RATE_LIMIT_FILTER = 'envoy.filters.http.local_ratelimit';
 const JWT_PAYLOAD_KEY = 'jwt_payload';
@@ -133,7 +137,34 @@ function rateLimit(name: string, limit: { burst: number; perSecond: number }): J
   };
 }
 
-function apiRoute(route: RouteEntry): Json {
+/** A request that presents a key instead of a token (a token, when both come, wins, as in the services). */
+const keyedRequest: Json[] = [
+  { name: API_KEY_HEADER, present_match: true },
+  { name: 'authorization', present_match: true, invert_match: true },
+];
+
+/**
+ * The keyed twin of a route the table opens to API keys: no JWT required, the key checked with auth
+ * (ext_authz) on every request, so a revoked or expired key is refused here at once.
+ */
+function apiKeyRoute(route: RouteEntry): Json {
+  const plain = apiRoute(route);
+  return {
+    ...plain,
+    name: `${plain.name} (API key)`,
+    match: { ...plain.match, headers: [...plain.match.headers, ...keyedRequest] },
+    typed_per_filter_config: {
+      ...plain.typed_per_filter_config,
+      [JWT_FILTER]: { '@type': type('envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig'), disabled: true },
+      [EXT_AUTHZ_FILTER]: {
+        '@type': type('envoy.config.route.v3.FilterConfig'),
+        config: { '@type': type('envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute'), check_settings: {} },
+      },
+    },
+  };
+}
+
+function apiRoute(route: RouteEntry): Json & { match: { headers: Json[] }; typed_per_filter_config: Json; name: string } {
   const name = routeName(route);
   const perFilter: Json = {
     [JWT_FILTER]: route.access === 'public'
@@ -167,6 +198,7 @@ export function routes(table: readonly RouteEntry[] = ROUTES): Json[] {
     ...directJson(404, 'Not found', 'not_found'),
   });
   return [
+    ...table.filter((route) => route.apiKey && route.access === 'user').map(apiKeyRoute),
     ...table.map(apiRoute),
     ...methodNotAllowed,
     notFound({ prefix: '/api/' }),
@@ -203,6 +235,11 @@ function localReplies(): Json {
   const mapper = (filter: Json, code: number, detail: string, name: string) => ({ filter, status_code: code, body_format_override: jsonBody(detail, name) });
   return {
     mappers: [
+      // ext_authz's refusal (response flag UAEX) is auth's answer to a bad key; any other 401 to a
+      // keyed request comes from a route that wants a session.
+      mapper({ and_filter: { filters: [status(401), { response_flag_filter: { flags: ['UAEX'] } }] } }, 401, 'This API key is invalid, revoked or expired', 'invalid_api_key'),
+      mapper({ and_filter: { filters: [status(401), { header_filter: { header: { name: API_KEY_HEADER, present_match: true } } }, { header_filter: { header: { name: 'authorization', present_match: false } } }] } },
+        401, 'API keys are not accepted on this route; it needs a signed-in session', 'api_key_not_accepted'),
       mapper({ and_filter: { filters: [status(401), { header_filter: { header: { name: 'authorization', present_match: false } } }] } }, 401, 'Authentication required', 'no_token'),
       mapper(status(401), 401, 'Your session is invalid or has expired; please log in again', 'invalid_token'),
       mapper(status(400), 400, 'The request is malformed (its path or headers cannot be read)', 'bad_request'),
@@ -251,6 +288,24 @@ function httpFilters(authCluster: ServiceName, auth: Upstream): Json[] {
     {
       name: RATE_LIMIT_FILTER,
       typed_config: { '@type': type('envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit'), stat_prefix: 'edge' },
+    },
+    {
+      // Off unless a route (an API key route) turns it on.
+      name: EXT_AUTHZ_FILTER,
+      disabled: true,
+      typed_config: {
+        '@type': type('envoy.extensions.filters.http.ext_authz.v3.ExtAuthz'),
+        transport_api_version: 'V3',
+        http_service: {
+          server_uri: { uri: `http://${auth.host}:${auth.port}`, cluster: authCluster, timeout: '2s' },
+          path_prefix: API_KEY_CHECK_PATH,
+        },
+        // Auth sees the key and nothing else of the request.
+        allowed_headers: { patterns: [{ exact: API_KEY_HEADER }] },
+        // Auth away: no keyed request goes through unchecked.
+        failure_mode_allow: false,
+        status_on_error: { code: 'ServiceUnavailable' },
+      },
     },
     {
       name: JWT_FILTER,

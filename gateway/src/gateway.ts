@@ -4,8 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
-import { ROUTES, matchRoute, pathExists, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
+import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
+import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -60,11 +60,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
 
   const authUrl = options.serviceUrls.auth;
+  const internal = new InternalClient(options.serviceUrls, internalToken);
   await registerAuthentication(app, {
     jwksBaseUrl: authUrl,
     // At the edge the signed claims are enough; the owning service re-reads the user's standing.
     lookupStanding: async (_id, claims) => ({ role: claims.role, status: 'active' }),
     standingTtlMs: 0,
+    // A revoked or expired key stops here; the owning service checks it again and counts its rate.
+    apiKeys: {
+      verify: (key) => internal.call<ApiKeyIdentity>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000 })
+        .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
+    },
   });
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));

@@ -144,6 +144,43 @@ describe.skipIf(missing.length > 0)(`the Envoy edge in front of the running prod
     expect(await seen(service('admin'), 'GET', '/api/admin/enhanced-stats')).toBe(before + 1);
   });
 
+  it('lets a live API key through on the routes the table opens to keys, and refuses it elsewhere at the edge', async () => {
+    const user = await register();
+    const created = await api('POST', '/api/api-keys', { name: 'edge script' }, bearer(user.token));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const keyed = { 'x-api-key': created.body.key as string };
+    const me = await api('GET', '/api/auth/me', undefined, keyed);
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body).toMatchObject({ id: user.id });
+    const searches = await api('GET', '/api/lead-searches', undefined, keyed);
+    expect(searches.status).toBe(200);
+    expect(searches.headers.get(UPSTREAM_TIME)).not.toBeNull();
+
+    const authBefore = await seen(service('auth'), 'PATCH', '/api/auth/me');
+    for (const [method, route] of [['PATCH', '/api/auth/me'], ['GET', '/api/api-keys'], ['GET', '/api/admin/enhanced-stats'], ['GET', '/api/payments/history']]) {
+      const res = await api(method, route, method === 'PATCH' ? { name: 'x' } : undefined, keyed);
+      expect({ route, status: res.status, body: res.body }).toEqual({ route, status: 401, body: { detail: 'API keys are not accepted on this route; it needs a signed-in session', code: 'api_key_not_accepted' } });
+      expect(res.headers.get(UPSTREAM_TIME), route).toBeNull();
+    }
+    expect(await seen(service('auth'), 'PATCH', '/api/auth/me')).toBe(authBefore);
+  });
+
+  it('refuses a revoked or unknown API key with 401 at the edge at once: the service never sees it', async () => {
+    const user = await register();
+    const created = await api('POST', '/api/api-keys', { name: 'to revoke' }, bearer(user.token));
+    const keyed = { 'x-api-key': created.body.key as string };
+    expect((await api('GET', '/api/lead-searches', undefined, keyed)).status).toBe(200);
+    expect((await api('DELETE', `/api/api-keys/${created.body.id}`, undefined, bearer(user.token))).status).toBe(204);
+    const before = await seen(service('leads'), 'GET', '/api/lead-searches');
+    for (const headers of [keyed, { 'x-api-key': 'lf_unknown' }]) {
+      const res = await api('GET', '/api/lead-searches', undefined, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.body).toEqual({ detail: 'This API key is invalid, revoked or expired', code: 'invalid_api_key' });
+    }
+    expect(await seen(service('leads'), 'GET', '/api/lead-searches')).toBe(before);
+  });
+
   it('answers /internal/*, /.well-known/* and /metrics 404 and a wrong method 405, as JSON, routing nothing', async () => {
     const user = await register();
     for (const route of ['/internal/users/u1/standing', '/internal', '/.well-known/jwks.json', '/metrics', '/api/nope']) {

@@ -5,6 +5,8 @@ import { buildRuntime } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { accountRoutes } from './routes/accountRoutes.ts';
+import { apiKeyRoutes } from './routes/apiKeyRoutes.ts';
+import { verifyApiKey } from './domain/apiKeys.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
 import { startReceiptConsumer } from './mail/receiptConsumer.ts';
 import { findUser, promoteAdmins } from './domain/users.ts';
@@ -24,12 +26,14 @@ export const authService: ServiceDefinition = {
     },
     // Its own table is one indexed read away: a password reset ends sessions here at once.
     standingTtlMs: 0,
+    apiKeys: { verify: (key) => verifyApiKey(ctx.db, key) },
   }),
 
   async routes(app, ctx) {
     const rt = await runtimeOf(ctx);
     await publicRoutes(app, rt);
     await accountRoutes(app, rt);
+    await apiKeyRoutes(app, rt);
     await internalRoutes(app, rt);
   },
 

@@ -14,6 +14,11 @@ export interface RouteEntry {
   access: Access;
   /** Long-running or streaming routes get longer upstream timeouts. */
   streaming?: boolean;
+  /**
+   * A user route a machine may call with `X-API-Key` instead of a session (docs/public-api.md);
+   * never set on admin routes, key management or payments.
+   */
+  apiKey?: boolean;
 }
 
 export const SERVICES: readonly ServiceName[] = ['auth', 'billing', 'leads', 'scraper', 'affiliate', 'contact', 'admin'];
@@ -21,12 +26,15 @@ export const SERVICES: readonly ServiceName[] = ['auth', 'billing', 'leads', 'sc
 export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', path: '/api/auth/register', service: 'auth', access: 'public' },
   { method: 'POST', path: '/api/auth/login', service: 'auth', access: 'public' },
-  { method: 'GET', path: '/api/auth/me', service: 'auth', access: 'user' },
+  { method: 'GET', path: '/api/auth/me', service: 'auth', access: 'user', apiKey: true },
   { method: 'PATCH', path: '/api/auth/me', service: 'auth', access: 'user' },
   { method: 'POST', path: '/api/auth/password', service: 'auth', access: 'user' },
   { method: 'POST', path: '/api/auth/account-deletion', service: 'auth', access: 'user' },
   { method: 'POST', path: '/api/auth/password-reset', service: 'auth', access: 'public' },
   { method: 'POST', path: '/api/auth/password-reset/confirm', service: 'auth', access: 'public' },
+  { method: 'POST', path: '/api/api-keys', service: 'auth', access: 'user' },
+  { method: 'GET', path: '/api/api-keys', service: 'auth', access: 'user' },
+  { method: 'DELETE', path: '/api/api-keys/:id', service: 'auth', access: 'user' },
 
   { method: 'GET', path: '/api/payments/config', service: 'billing', access: 'public' },
   { method: 'GET', path: '/api/payments/history', service: 'billing', access: 'user' },
@@ -40,13 +48,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'GET', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
   { method: 'POST', path: '/api/admin/paypal-config', service: 'billing', access: 'admin' },
 
-  { method: 'POST', path: '/api/generate-leads', service: 'leads', access: 'user', streaming: true },
-  { method: 'POST', path: '/api/lead-searches', service: 'leads', access: 'user' },
-  { method: 'GET', path: '/api/lead-searches', service: 'leads', access: 'user' },
-  { method: 'GET', path: '/api/lead-searches/:id', service: 'leads', access: 'user' },
-  { method: 'DELETE', path: '/api/lead-searches/:id', service: 'leads', access: 'user' },
-  { method: 'GET', path: '/api/lead-searches/:id/events', service: 'leads', access: 'user', streaming: true },
-  { method: 'GET', path: '/api/lead-searches/:id/export.csv', service: 'leads', access: 'user', streaming: true },
+  { method: 'POST', path: '/api/generate-leads', service: 'leads', access: 'user', streaming: true, apiKey: true },
+  { method: 'POST', path: '/api/lead-searches', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/lead-searches', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/lead-searches/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'DELETE', path: '/api/lead-searches/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/lead-searches/:id/events', service: 'leads', access: 'user', streaming: true, apiKey: true },
+  { method: 'GET', path: '/api/lead-searches/:id/export.csv', service: 'leads', access: 'user', streaming: true, apiKey: true },
 
   { method: 'POST', path: '/api/scrape', service: 'scraper', access: 'admin' },
   { method: 'GET', path: '/api/admin/decodo-stats', service: 'scraper', access: 'admin' },

@@ -10,6 +10,7 @@ export * from './outbox/outbox.ts';
 export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
 export * from './http/authentication.ts';
+export * from './http/apiKeyAuthentication.ts';
 export * from './http/internalCalls.ts';
 export * from './http/errorHandler.ts';
 export * from './http/hostileInput.ts';

@@ -4,8 +4,8 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import type { ServiceName } from '@leadforge/contracts';
-import { loadKitConfig, type KitConfig } from './config.ts';
+import type { ApiKeyIdentity, ServiceName } from '@leadforge/contracts';
+import { loadKitConfig, readInt, type KitConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrate } from './db/migrations.ts';
 import type { Bus } from './bus/bus.ts';
@@ -18,6 +18,7 @@ import { schemaValidatorCompiler } from './http/schemaValidation.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerHealth } from './http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
+import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from './http/apiKeyAuthentication.ts';
 import { InternalClient } from './http/internalCalls.ts';
 import { memoryCounterStore, redisCounterStore, type CounterStore } from './http/rateLimits.ts';
 import { startTracing } from './tracing.ts';
@@ -134,6 +135,12 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     lookupStanding: (userId) => internal.call<UserStanding | null>('auth', 'GET', `/internal/users/${encodeURIComponent(userId)}/standing`, { timeoutMs: 2000 })
       .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
     ...overrides,
+    apiKeys: {
+      verify: (key) => internal.call<ApiKeyIdentity | null>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000 })
+        .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
+      limit: { store: counters, perMinute: readInt(env, 'API_KEY_REQUESTS_PER_MINUTE', DEFAULT_API_KEY_REQUESTS_PER_MINUTE, 1) },
+      ...overrides.apiKeys,
+    },
   });
   moveAuthChecksBeforeValidation(app);
   await def.routes(app, ctx);

@@ -20,6 +20,7 @@ const ENTRY_PROTOS = [
   'envoy/extensions/filters/http/router/v3/router.proto',
   'envoy/extensions/filters/http/jwt_authn/v3/config.proto',
   'envoy/extensions/filters/http/rbac/v3/rbac.proto',
+  'envoy/extensions/filters/http/ext_authz/v3/ext_authz.proto',
   'envoy/extensions/filters/http/local_ratelimit/v3/local_rate_limit.proto',
   'envoy/extensions/filters/http/buffer/v3/buffer.proto',
   'envoy/extensions/filters/http/health_check/v3/health_check.proto',

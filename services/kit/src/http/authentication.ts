@@ -3,6 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import buildGetJwks from 'get-jwks';
 import type { AccessClaims, Role, UserStatus } from '@leadforge/contracts';
 import { forbidden, serviceUnavailable, unauthorized } from '../errors.ts';
+import { apiKeyAuthenticator, presentedApiKey, type ApiKeyOptions } from './apiKeyAuthentication.ts';
 
 /** Access tokens: `iss` and `aud` claims, issued by auth and checked by every service and the edge. */
 export const ACCESS_TOKEN_ISSUER = 'leadforge-auth';
@@ -41,6 +42,8 @@ export interface AuthenticationOptions {
   lookupStanding: (userId: string, claims: AccessClaims) => Promise<UserStanding | null>;
   /** How long a user's standing is trusted for non-admin routes. */
   standingTtlMs?: number;
+  /** Accepts `X-API-Key` on the routes the route table marks `apiKey`; without it keys are refused. */
+  apiKeys?: ApiKeyOptions;
 }
 
 /**
@@ -81,7 +84,17 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
     return standing;
   }
 
+  const byApiKey = options.apiKeys && apiKeyAuthenticator(options.apiKeys);
+
   async function authenticate(request: FastifyRequest, admin: boolean): Promise<Principal> {
+    const key = presentedApiKey(request);
+    if (key) {
+      if (admin || !byApiKey) throw unauthorized('API keys are not accepted on this route; it needs a signed-in session', 'api_key_not_accepted');
+      const identity = await byApiKey(request, key);
+      const principal: Principal = { id: identity.user_id, email: identity.email, name: identity.name, role: identity.role };
+      request.principal = principal;
+      return principal;
+    }
     if (!request.headers.authorization) throw unauthorized('Authentication required', 'no_token');
     let claims: AccessClaims;
     try {
