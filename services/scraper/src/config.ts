@@ -20,11 +20,16 @@ export interface ScraperConfig {
   proxyCheckUrl: string;
   allowPrivateNetworks: boolean;
   emailMxCheck: boolean;
+  /** DNS servers for the MX check ("127.0.0.1:53"); [] asks the system's. */
+  emailMxResolver: string[];
+  emailMxTimeoutMs: number;
   /** The Redis key of the shared quota (one per environment sharing a Redis). */
   quotaRedisKey: string;
   userAgent: string;
   /** Pages fetched per site besides the home page (contact, about, impressum...). */
   contactPagesPerSite: number;
+  /** Requests per site at most besides robots.txt: home, frames, first-level pages, sitemap, contact pages. */
+  pagesPerSite: number;
   http: HttpLimits;
   jobs: {
     /** Searches one replica works on at once. */
@@ -64,9 +69,12 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://lo
     proxyCheckUrl: readUrl(env, 'DECODO_PROXY_CHECK_URL', 'https://ip.decodo.com/json'),
     allowPrivateNetworks: readBool(env, 'SCRAPER_ALLOW_PRIVATE_NETWORKS', false),
     emailMxCheck: readBool(env, 'EMAIL_MX_CHECK', true),
+    emailMxResolver: (readVar(env, 'EMAIL_MX_RESOLVER', { default: '' }) ?? '').split(',').map((server) => server.trim()).filter(Boolean),
+    emailMxTimeoutMs: readInt(env, 'EMAIL_MX_TIMEOUT_MS', 3000, 100, 60_000),
     quotaRedisKey: readVar(env, 'SCRAPER_QUOTA_REDIS_KEY', { default: 'leadforge:scraper:proxy-quota' })!,
     userAgent: readVar(env, 'SCRAPER_USER_AGENT', { default: `LeadforgeBot/1.0 (+${publicUrl})` })!,
     contactPagesPerSite: readInt(env, 'SCRAPER_CONTACT_PAGES', 3, 0, 10),
+    pagesPerSite: readInt(env, 'SCRAPER_PAGES_PER_SITE', 6, 1, 20),
     http: {
       globalConcurrency: readInt(env, 'SCRAPER_CONCURRENCY', 128, 1, 1000),
       perHostConcurrency: readInt(env, 'SCRAPER_PER_HOST_CONCURRENCY', 2, 1, 50),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
 import type { ServiceContext } from '@leadforge/kit';
 import { loadScraperConfig, type ScraperConfig } from './config.ts';
-import { createDnsMailDomainCheck, type MailResolver } from './domain/extract/index.ts';
+import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './domain/extract/index.ts';
 import { createSiteEnricher } from './enrichment/siteEnrichment.ts';
 import { JobWorker } from './jobs/jobWorker.ts';
 import { SearchRun } from './jobs/searchRun.ts';
@@ -80,15 +80,19 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   const reader = createPageReader({
     pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,
   });
+  const mailLookup = config.emailMxCheck
+    ? createMailDomainLookup(hooks.mailResolver ?? mailResolverFor(config.emailMxResolver, config.emailMxTimeoutMs), { timeoutMs: config.emailMxTimeoutMs })
+    : undefined;
   const enrich = createSiteEnricher({
     client,
     reader,
     contactPages: config.contactPagesPerSite,
-    mailCheck: config.emailMxCheck ? createDnsMailDomainCheck(hooks.mailResolver) : undefined,
+    pagesPerSite: config.pagesPerSite,
+    mailCheck: mailLookup && deliverableBy(mailLookup),
   });
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, owner, config.jobs, (job, signal) => new SearchRun(job, {
-    db: ctx.db, owner, placesSource, enrich, jobs: config.jobs, log: ctx.log,
+    db: ctx.db, owner, placesSource, enrich, mailLookup, jobs: config.jobs, log: ctx.log,
   }).run(signal), ctx.log);
   const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 

@@ -108,6 +108,7 @@ describe('a lead from a place and its website', () => {
     const lead = leadOfPlace(place, {
       emails: ['info@bright-dental.co.uk', 'desk@bright-dental.co.uk'], phones: ['+442079460999', '+442079460123'],
       socials: [{ network: 'facebook', url: 'https://www.facebook.com/bright' }], reached: true, pagesFetched: 2, pagesGivenUp: 0,
+      sources: { 'info@bright-dental.co.uk': { url: 'https://bright.example.co.uk/contact', fetched_at: '2026-11-24T10:00:00.000Z' } },
     })!;
     expect(lead).toEqual({
       key: 'osm:node/42', name: 'Bright Dental', company: 'Bright Dental',
@@ -115,8 +116,25 @@ describe('a lead from a place and its website', () => {
       address: '1 High St, London', country: 'GB', socials: [{ network: 'facebook', url: 'https://www.facebook.com/bright' }],
       source: 'osm', place_id: 'node/42',
       emails: ['desk@bright-dental.co.uk', 'info@bright-dental.co.uk'], phones: ['+442079460123', '+442079460999'],
+      // The place's own tags come from its map listing, not from a page.
+      email_source: 'osm:node/42', phone_source: 'osm:node/42', phone_type: 'fixed_line', phone_display: '+44 20 7946 0123',
     });
     expect(contactKeyOf(lead)).toBe('email:desk@bright-dental.co.uk');
+  });
+
+  it('says which page showed a contact taken from the site, and when it was fetched', () => {
+    const fetchedAt = '2026-11-24T10:00:00.000Z';
+    const lead = leadOfPlace({ ...place, phone: undefined, email: undefined }, {
+      emails: ['info@bright-dental.co.uk'], phones: ['+447911123456'], socials: [], reached: true, pagesFetched: 2, pagesGivenUp: 0,
+      sources: {
+        'info@bright-dental.co.uk': { url: 'https://bright.example.co.uk/contact', fetched_at: fetchedAt },
+        '+447911123456': { url: 'https://bright.example.co.uk/', fetched_at: fetchedAt },
+      },
+    })!;
+    expect(lead).toMatchObject({
+      email_source: 'https://bright.example.co.uk/contact', email_fetched_at: fetchedAt,
+      phone_source: 'https://bright.example.co.uk/', phone_fetched_at: fetchedAt, phone_type: 'mobile', phone_display: '+44 7911 123456',
+    });
   });
 
   it('is no lead without an email or a phone; an invalid place phone is dropped', () => {

@@ -2,7 +2,8 @@ import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from
 import type { Static } from 'typebox';
 import type { EngineLead } from '@leadforge/contracts';
 import type { Place } from '../domain/places/index.ts';
-import type { SiteContacts } from './siteEnrichment.ts';
+import { judgePhone } from '../domain/verdicts/phoneVerdict.ts';
+import type { ContactSource, SiteContacts } from './siteEnrichment.ts';
 
 export type Lead = Static<typeof EngineLead>;
 
@@ -27,6 +28,12 @@ function placeEmail(place: Place): string | undefined {
 
 const unique = (values: (string | undefined)[]): string[] => [...new Set(values.filter((value): value is string => Boolean(value)))];
 
+/** Where a contact came from: the page that showed it, or the map listing for the place's own tags. */
+function provenance(kind: 'email' | 'phone', source: ContactSource | undefined, place: Place): Partial<Lead> {
+  const url = source?.url ?? `${place.source}:${place.placeId}`;
+  return { [`${kind}_source`]: url, ...(source ? { [`${kind}_fetched_at`]: source.fetched_at } : {}) };
+}
+
 /**
  * The lead for a place: its own tags first (a mapper or the business put them there), then what
  * its website shows. A place with neither an email nor a phone is not a lead: it has no contact
@@ -36,6 +43,9 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
   const emails = unique([placeEmail(place), ...(site?.emails ?? [])]);
   const phones = unique([placePhone(place), ...(site?.phones ?? [])]);
   if (!emails.length && !phones.length) return undefined;
+  const phone = phones[0] ? judgePhone(phones[0]) : undefined;
+  // The place's own tags are taken before the site's: their provenance is the listing, not a page.
+  const sourceOf = (contact: string | undefined, own: string | undefined) => (contact && contact !== own ? site?.sources[contact] : undefined);
   return {
     key: placeKeyOf(place),
     name: place.name,
@@ -51,6 +61,8 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
     place_id: place.placeId,
     emails,
     phones,
+    ...(emails[0] ? provenance('email', sourceOf(emails[0], placeEmail(place)), place) : {}),
+    ...(phone ? { phone_type: phone.type, phone_display: phone.display, ...provenance('phone', sourceOf(phones[0], placePhone(place)), place) } : {}),
   };
 }
 

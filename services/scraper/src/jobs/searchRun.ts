@@ -6,6 +6,8 @@ import type { ScraperConfig } from '../config.ts';
 import type { Place, PlacesSource } from '../domain/places/index.ts';
 import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from '../enrichment/leadOfPlace.ts';
 import type { SiteEnricher } from '../enrichment/siteEnrichment.ts';
+import { withEmailVerdict } from '../enrichment/emailVerdictOfLead.ts';
+import type { MailDomainLookup } from '../domain/verdicts/emailVerdict.ts';
 import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../usage/scraperMetrics.ts';
 import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';
@@ -19,6 +21,8 @@ export interface SearchRunDeps {
   owner: string;
   placesSource: PlacesSource;
   enrich: SiteEnricher;
+  /** Whether email domains take mail, for the verdicts; absent when EMAIL_MX_CHECK=false (verdict `unknown`). */
+  mailLookup?: MailDomainLookup;
   jobs: ScraperConfig['jobs'];
   log: Logger;
 }
@@ -157,7 +161,7 @@ export class SearchRun {
     try {
       const site = place.website ? await this.deps.enrich(place.website, countryCodeOf(place), signal) : undefined;
       if (this.stopReason) return;
-      const lead = leadOfPlace(place, site);
+      const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.mailLookup);
       this.pending.push({ placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(place.website) });
       if (lead) this.pendingLeads++;
       // What the pages read before the quota ran out gave still counts; the search ends here.

@@ -52,6 +52,7 @@ interface Policy {
 }
 
 const CRAWL: Policy = { guard: true, robots: true, proxy: true, quota: true, accept: 'html' };
+const SITEMAP: Policy = { guard: true, robots: true, proxy: true, quota: true, accept: 'any', maxBytes: 1024 * 1024 };
 const ROBOTS_FILE: Policy = { guard: true, robots: false, proxy: true, quota: true, accept: 'any', maxBytes: 512 * 1024 };
 const ADMIN_SCRAPE: Policy = { guard: true, robots: false, proxy: true, quota: true, accept: 'any' };
 const PROVIDER_API: Policy = { guard: false, robots: false, proxy: false, quota: false, accept: 'any' };
@@ -136,6 +137,15 @@ export class OutboundClient {
     }
     if (response.kind !== 'html') throw new OutboundError('unsupported_content', `${response.url} is not an HTML page`, response.url);
     return { url: response.url, status: response.status, html: decodeText(response.body, response.contentType) };
+  }
+
+  /** A site's sitemap for the crawler (robots.txt honoured): its text, or an error for a non-2xx answer. */
+  async fetchSitemap(url: string, signal?: AbortSignal): Promise<string> {
+    const response = await this.request(url, { method: 'GET', headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' } }, SITEMAP, signal);
+    if (response.status < 200 || response.status >= 300) {
+      throw new OutboundError('http_status', `${response.url} answered HTTP ${response.status}`, response.url, response.status);
+    }
+    return decodeText(response.body, response.contentType);
   }
 
   /** A provider API call (Nominatim, Overpass, Google Places, Decodo): the places sources' fetchJson. */

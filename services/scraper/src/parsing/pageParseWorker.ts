@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import {
-  findContactPages, loadHtml, PageTooDeep, readPageContacts, type CountryCode, type PageContacts,
+  findFrames, findNavigationLinks, findScoredContactPages, loadHtml, PageTooDeep, readPageContacts, type CountryCode, type PageContacts,
+  type ScoredPage,
 } from '../domain/extract/index.ts';
 import { summariseHtml, type HtmlSummary } from '../scrape/htmlSummary.ts';
 
@@ -14,8 +15,16 @@ export type PageTask =
 export interface HomeReading {
   contacts: PageContacts;
   /** Same-site contact, legal and about pages it links to, best first. */
-  contactPages: string[];
+  contactPages: ScoredPage[];
+  /** Same-site frame and iframe sources. */
+  frames: string[];
+  /** Same-site first-level links, navigation first: where to look when no link says "contact". */
+  navigation: string[];
 }
+
+// A site whose home page names no contact page is read two links deep through at most this many.
+const FIRST_LEVEL_LINKS = 3;
+const FRAMES = 3;
 
 export type PageResult = HomeReading | PageContacts | HtmlSummary | null;
 
@@ -37,7 +46,15 @@ export default function runPageJob({ task, maxDepth, started }: PageJob): PageOu
     const $ = loadHtml(task.html, maxDepth);
     switch (task.kind) {
       case 'home':
-        return { ok: true, value: { contacts: readPageContacts($, task.country), contactPages: findContactPages(task.url, $, task.contactPages) } };
+        return {
+          ok: true,
+          value: {
+            contacts: readPageContacts($, task.country),
+            contactPages: findScoredContactPages(task.url, $, task.contactPages),
+            frames: findFrames(task.url, $, FRAMES),
+            navigation: findNavigationLinks(task.url, $, FIRST_LEVEL_LINKS + task.contactPages),
+          },
+        };
       case 'page':
         return { ok: true, value: readPageContacts($, task.country) };
       case 'summary':

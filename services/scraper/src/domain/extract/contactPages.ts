@@ -20,7 +20,7 @@ const PAGE_KINDS: { score: number; words: RegExp }[] = [
   },
 ];
 
-const NOT_A_PAGE = /\.(?:pdf|jpe?g|png|gif|svg|webp|zip|docx?|xlsx?|mp4|mp3)$/i;
+export const NOT_A_PAGE = /\.(?:pdf|jpe?g|png|gif|svg|webp|zip|docx?|xlsx?|mp4|mp3)$/i;
 
 function decodePath(path: string): string {
   try {
@@ -34,11 +34,28 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[\s_]+/g, '-');
 }
 
+/** How likely a page is to hold the contacts, from its link text and path: 3 contact, 2 legal, 1 about, 0 none. */
+export function contactScore(linkText: string, pathname: string): number {
+  const words = `${fold(linkText)} ${fold(decodePath(pathname))}`;
+  return Math.max(0, ...PAGE_KINDS.filter((kind) => kind.words.test(words)).map((kind) => kind.score));
+}
+
+/** A linked page worth reading for contacts, with how likely it holds them (see contactScore). */
+export interface ScoredPage {
+  url: string;
+  score: number;
+}
+
 /**
  * Same-site links from a home page to its contact, legal (impressum / imprint) and about pages,
  * best first, at most `cap`.
  */
 export function findContactPages(homeUrl: string, html: string | CheerioAPI, cap = 3): string[] {
+  return findScoredContactPages(homeUrl, html, cap).map((page) => page.url);
+}
+
+/** findContactPages with each page's score. */
+export function findScoredContactPages(homeUrl: string, html: string | CheerioAPI, cap = 3): ScoredPage[] {
   const homeHost = hostOf(homeUrl);
   if (!homeHost) return [];
   const $ = typeof html === 'string' ? loadHtml(html) : html;
@@ -57,8 +74,7 @@ export function findContactPages(homeUrl: string, html: string | CheerioAPI, cap
     if (!/^https?:$/.test(url.protocol) || !sameSite(url.hostname, homeHost) || NOT_A_PAGE.test(url.pathname)) return;
     url.hash = '';
     if (url.href === homeWithoutHash) return;
-    const words = `${fold(textOf(el))} ${fold(decodePath(url.pathname))}`;
-    const score = Math.max(0, ...PAGE_KINDS.filter((kind) => kind.words.test(words)).map((kind) => kind.score));
+    const score = contactScore(textOf(el), url.pathname);
     const known = candidates.get(url.href);
     if (score > 0 && (!known || known.score < score)) candidates.set(url.href, { score, order: known?.order ?? order });
   });
@@ -66,5 +82,5 @@ export function findContactPages(homeUrl: string, html: string | CheerioAPI, cap
   return [...candidates.entries()]
     .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
     .slice(0, cap)
-    .map(([url]) => url);
+    .map(([url, { score }]) => ({ url, score }));
 }
