@@ -3,6 +3,9 @@ import { Timestamp } from './common.ts';
 
 export const MAX_LEADS_PER_REQUEST = 200;
 
+export const EmailStatus = Type.Union([Type.Literal('valid'), Type.Literal('risky'), Type.Literal('invalid'), Type.Literal('unknown')]);
+export type EmailStatus = Static<typeof EmailStatus>;
+
 export const Lead = Type.Object({
   name: Type.String(),
   company: Type.String(),
@@ -15,6 +18,20 @@ export const Lead = Type.Object({
   socials: Type.Optional(Type.Array(Type.Object({ network: Type.String(), url: Type.String() }))),
   source: Type.Optional(Type.String()),
   place_id: Type.Optional(Type.String()),
+  /** The email's verdict: valid, risky (role or free-mail), invalid (no MX, disposable), unknown (MX check off). */
+  email_status: Type.Optional(EmailStatus),
+  email_type: Type.Optional(Type.Union([Type.Literal('personal'), Type.Literal('role')])),
+  /** The page the email was found on (provenance) and when it was fetched (ISO 8601). */
+  email_source: Type.Optional(Type.String()),
+  email_fetched_at: Type.Optional(Type.String()),
+  /** libphonenumber's type of the phone (mobile, fixed_line, toll_free... or unknown). */
+  phone_type: Type.Optional(Type.String()),
+  /** The phone for people, international format with spaces ("+49 3322 4288333"); `phone` stays E.164. */
+  phone_display: Type.Optional(Type.String()),
+  phone_source: Type.Optional(Type.String()),
+  phone_fetched_at: Type.Optional(Type.String()),
+  /** The user already had this business (within the ownership window): included free, on request. */
+  owned: Type.Optional(Type.Boolean()),
 });
 export type Lead = Static<typeof Lead>;
 
@@ -25,6 +42,8 @@ export const LeadStats = Type.Object({
   with_website: Type.Integer(),
   credits_used: Type.Integer(),
   remaining_credits: Type.Number(),
+  /** Businesses the user already had that this search left out (not charged). */
+  skipped_owned: Type.Integer(),
 });
 export type LeadStats = Static<typeof LeadStats>;
 
@@ -48,6 +67,8 @@ export const GenerateLeadsRequest = Type.Object({
     default: 10,
     errorMessage: { type: QUANTITY_RULE, minimum: QUANTITY_RULE, maximum: QUANTITY_RULE },
   }),
+  /** Also deliver businesses the user already has (marked `owned`, free) instead of skipping them. */
+  include_owned: Type.Optional(Type.Boolean({ default: false, errorMessage: 'include_owned must be true or false' })),
 }, { additionalProperties: false, errorMessage: { required: FILL_BOTH_FIELDS } });
 export type GenerateLeadsRequest = Static<typeof GenerateLeadsRequest>;
 
@@ -87,6 +108,8 @@ export const SearchProgress = Type.Object({
   places_found: Type.Integer(),
   websites_checked: Type.Integer(),
   leads_found: Type.Integer(),
+  /** Businesses the user already had that the search left out so far. */
+  skipped_owned: Type.Optional(Type.Integer()),
 });
 export type SearchProgress = Static<typeof SearchProgress>;
 
@@ -158,8 +181,10 @@ const fileNamePart = (text: string) => text
   .toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   .slice(0, 40).replace(/-+$/, '') || 'any';
 
-/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.csv`, safe as a file name on every system. */
-export function leadsExportFileName(industry: string, location: string, day: Date | string): string {
+export type LeadsExportFormat = 'csv' | 'json' | 'xlsx';
+
+/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.{csv|json|xlsx}`, safe as a file name on every system. */
+export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv'): string {
   const date = new Date(day).toISOString().slice(0, 10);
-  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.csv`;
+  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.${format}`;
 }
