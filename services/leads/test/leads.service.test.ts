@@ -60,7 +60,7 @@ for (const kind of kinds) {
       expect(messages[3].data.stats).toMatchObject({ total_found: 4, with_email: 3, with_website: 3, with_phone: 4, credits_used: 4, remaining_credits: 46 });
       expect(messages[4].data).toEqual({
         status: 'completed', reason: 'done', error: null,
-        stats: { total_found: 4, with_email: 3, with_phone: 4, with_website: 3, credits_used: 4, remaining_credits: 46 },
+        stats: { total_found: 4, with_email: 3, with_phone: 4, with_website: 3, credits_used: 4, remaining_credits: 46, skipped_owned: 0 },
       });
 
       expect(t.billing.balanceOf(user.id)).toBe(46);
@@ -194,7 +194,7 @@ for (const kind of kinds) {
       const res = await pending;
       expect(res.status).toBe(200);
       expect(res.body.leads.map((l: { company: string }) => l.company)).toEqual(['Bright Smiles Dental 51', 'Bright Smiles Dental 52', 'Bright Smiles Dental 53']);
-      expect(res.body.stats).toEqual({ total_found: 3, with_email: 3, with_phone: 2, with_website: 3, credits_used: 3, remaining_credits: 22 });
+      expect(res.body.stats).toEqual({ total_found: 3, with_email: 3, with_phone: 2, with_website: 3, credits_used: 3, remaining_credits: 22, skipped_owned: 0 });
       expect(t.billing.balanceOf(user.id)).toBe(22);
     });
 
@@ -285,7 +285,10 @@ for (const kind of kinds) {
         engineLead(71, { name: '=HYPERLINK("http://evil.example","click")', company: '+SUM(1,2)', city: '-2+3' }),
         engineLead(72, { name: '@cmd', company: 'Tab\tStart', city: 'Zürich' }),
         engineLead(73, { name: 'Ünïcødé 北京 🦷', company: 'Quotes "and", commas', email: 'o\'brien@example.com', website: 'javascript:alert(1)' }),
-        engineLead(74, { phone: '+44 20 7946 0958', company: 'Plain Co' }),
+        engineLead(74, {
+          phone: '+44 20 7946 0958', company: 'Plain Co', email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact',
+          email_fetched_at: '2026-11-24T10:00:00.000Z', phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
+        }),
       ];
       await t.engine.leads(id, hostile);
       await t.engine.finish(id, 'done');
@@ -300,13 +303,25 @@ for (const kind of kinds) {
       expect(raw.toString('utf8')).toContain('\r\n');
 
       const rows: string[][] = parse(raw, { bom: true });
-      expect(rows[0]).toEqual(['Name', 'Company', 'Email', 'Phone', 'Website', 'City']);
-      expect(rows.slice(1)).toEqual([
-        ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+SUM(1,2)", 'hello71@brightsmiles71.example', '+15550100071', 'https://brightsmiles71.example/', "'-2+3"],
-        ["'@cmd", 'Tab Start', 'hello72@brightsmiles72.example', '+15550100072', 'https://brightsmiles72.example/', 'Zürich'],
-        ['Ünïcødé 北京 🦷', 'Quotes "and", commas', "o'brien@example.com", '+15550100073', '', 'Springfield'],
-        ['Owner 74', 'Plain Co', 'hello74@brightsmiles74.example', "'+44 20 7946 0958", 'https://brightsmiles74.example/', 'Springfield'],
+      expect(rows[0]).toEqual([
+        'Name', 'Company', 'Email', 'Phone', 'Website', 'City',
+        'Email status', 'Email type', 'Email source', 'Email fetched at', 'Phone type', 'Phone source', 'Phone fetched at',
       ]);
+      const noVerdicts = ['', '', '', '', '', '', ''];
+      expect(rows.slice(1)).toEqual([
+        ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+SUM(1,2)", 'hello71@brightsmiles71.example', '+15550100071', 'https://brightsmiles71.example/', "'-2+3", ...noVerdicts],
+        ["'@cmd", 'Tab Start', 'hello72@brightsmiles72.example', '+15550100072', 'https://brightsmiles72.example/', 'Zürich', ...noVerdicts],
+        ['Ünïcødé 北京 🦷', 'Quotes "and", commas', "o'brien@example.com", '+15550100073', '', 'Springfield', ...noVerdicts],
+        [
+          'Owner 74', 'Plain Co', 'hello74@brightsmiles74.example', "'+44 20 7946 0958", 'https://brightsmiles74.example/', 'Springfield',
+          'risky', 'role', 'https://brightsmiles74.example/contact', '2026-11-24T10:00:00.000Z', 'fixed_line', 'osm:node/74', '',
+        ],
+      ]);
+      const shown = (await t.call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body as { leads: Record<string, unknown>[] };
+      expect(shown.leads.find((lead) => lead.company === 'Plain Co')).toMatchObject({
+        email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact', email_fetched_at: '2026-11-24T10:00:00.000Z',
+        phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
+      });
       expect(t.billing.balanceOf(user.id)).toBe(6);
     });
   });

@@ -1,4 +1,4 @@
-import type { Lead } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, type Lead } from '@leadforge/contracts';
 
 // A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -12,7 +12,19 @@ export function neutraliseCell(value: string): string {
   return `'${value}`;
 }
 
-/** One CSV record in the spec's column order (Name, Company, Email, Phone, Website, City). */
-export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'>): string[] {
-  return [lead.name, lead.company, lead.email, lead.phone, lead.website, lead.city].map(neutraliseCell);
+type VerdictCells = { [K in (typeof LEAD_VERDICT_COLUMNS)[number]['key']]?: string | Date | null };
+
+/** A verdict or provenance cell: times as ISO 8601 whichever way the driver read them, unset as empty. */
+function verdictCell(value: string | Date | null | undefined, key: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  return key.endsWith('_fetched_at') ? new Date(value).toISOString() : String(value);
+}
+
+/**
+ * One CSV record in the spec's column order (Name, Company, Email, Phone, Website, City), then the
+ * verdict and provenance columns (LEAD_VERDICT_COLUMNS). The phone stays E.164.
+ */
+export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'> & VerdictCells): string[] {
+  const verdicts = LEAD_VERDICT_COLUMNS.map(({ key }) => verdictCell(lead[key], key));
+  return [lead.name, lead.company, lead.email, lead.phone, lead.website, lead.city, ...verdicts].map(neutraliseCell);
 }

@@ -43,7 +43,29 @@ export function toStoredLead(lead: IncomingLead): Lead {
     ...(socials.length ? { socials } : {}),
     ...(lead.source ? { source: cleanText(lead.source, 40) } : {}),
     ...(lead.place_id ? { place_id: cleanText(lead.place_id, 200) } : {}),
+    ...verdictFields(lead),
   };
+}
+
+/** The lead's verdict and provenance as leads-table columns (null where unset). */
+export function verdictColumns(lead: Lead): Record<string, string | null> {
+  return Object.fromEntries([...VERDICT_TEXT_FIELDS, ...PROVENANCE_FIELDS, ...FETCH_TIME_FIELDS].map((key) => [key, lead[key] ?? null]));
+}
+
+const VERDICT_TEXT_FIELDS = ['email_status', 'email_type', 'phone_type', 'phone_display'] as const;
+const PROVENANCE_FIELDS = ['email_source', 'phone_source'] as const;
+const FETCH_TIME_FIELDS = ['email_fetched_at', 'phone_fetched_at'] as const;
+
+/** A lead's verdict and provenance fields, cleaned; a fetch time that is no date is dropped. */
+function verdictFields(lead: IncomingLead): Partial<Lead> {
+  const fields: Record<string, string> = {};
+  for (const key of VERDICT_TEXT_FIELDS) if (lead[key]) fields[key] = cleanText(lead[key], 40);
+  for (const key of PROVENANCE_FIELDS) if (lead[key]) fields[key] = cleanText(lead[key], 2048);
+  for (const key of FETCH_TIME_FIELDS) {
+    const time = lead[key] ? new Date(lead[key]) : undefined;
+    if (time && !Number.isNaN(time.getTime())) fields[key] = time.toISOString();
+  }
+  return fields as Partial<Lead>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Lead } from '@leadforge/contracts';
-import { fingerprintOf, toStoredLead, type IncomingLead } from './leadFields.ts';
+import { fingerprintOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
 import { leadsDelivered, timeToFirstLeadSeconds } from '../leadsMetrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
 import { statsOf, type SearchRow, type Trx } from './searchRecord.ts';
@@ -35,6 +35,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
         socials: lead.socials ? JSON.stringify(lead.socials) : null,
         source: lead.source ?? null,
         place_id: lead.place_id ?? null,
+        ...verdictColumns(lead),
       })
       .onConflict()
       .ignore()

@@ -14,6 +14,14 @@ export interface LeadRow {
   socials: Lead['socials'] | string | null;
   source: string | null;
   place_id: string | null;
+  email_status: string | null;
+  email_type: string | null;
+  email_source: string | null;
+  email_fetched_at: Date | string | null;
+  phone_type: string | null;
+  phone_display: string | null;
+  phone_source: string | null;
+  phone_fetched_at: Date | string | null;
 }
 
 export function toLead(row: LeadRow): Lead {
@@ -30,8 +38,30 @@ export function toLead(row: LeadRow): Lead {
     ...(socials?.length ? { socials } : {}),
     ...(row.source ? { source: row.source } : {}),
     ...(row.place_id ? { place_id: row.place_id } : {}),
+    ...verdictsOf(row),
   };
 }
+
+const isoTime = (value: Date | string): string => new Date(value).toISOString();
+
+/** The row's verdict and provenance columns, those that are set. */
+function verdictsOf(row: LeadRow): Partial<Lead> {
+  return {
+    ...(row.email_status ? { email_status: row.email_status as Lead['email_status'] } : {}),
+    ...(row.email_type ? { email_type: row.email_type as Lead['email_type'] } : {}),
+    ...(row.email_source ? { email_source: row.email_source } : {}),
+    ...(row.email_fetched_at ? { email_fetched_at: isoTime(row.email_fetched_at) } : {}),
+    ...(row.phone_type ? { phone_type: row.phone_type } : {}),
+    ...(row.phone_display ? { phone_display: row.phone_display } : {}),
+    ...(row.phone_source ? { phone_source: row.phone_source } : {}),
+    ...(row.phone_fetched_at ? { phone_fetched_at: isoTime(row.phone_fetched_at) } : {}),
+  };
+}
+
+/** The verdict and provenance columns of the leads table. */
+export const VERDICT_COLUMNS = [
+  'email_status', 'email_type', 'email_source', 'email_fetched_at', 'phone_type', 'phone_display', 'phone_source', 'phone_fetched_at',
+] as const;
 
 /**
  * A page of a search's leads in delivery order, after `afterPosition`. Positions are gap-free
@@ -44,7 +74,7 @@ export async function leadsPage(db: DbOrTrx, searchId: string, afterPosition: nu
     .andWhereBetween('position', [afterPosition + 1, afterPosition + limit])
     .orderBy('position')
     .limit(limit)
-    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id');
+    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', ...VERDICT_COLUMNS);
 }
 
 export async function allLeads(db: DbOrTrx, searchId: string): Promise<Lead[]> {

@@ -2,7 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { App } from '@leadforge/kit';
 import { notFound, principalOf } from '@leadforge/kit';
-import { LEADS_CSV_COLUMNS, LeadSearchId, leadsExportFileName } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS, LeadSearchId, leadsExportFileName } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
@@ -41,7 +41,7 @@ export async function exportRoute(app: App, rt: LeadsRuntime): Promise<void> {
     const csv = pipeline(Readable.from(csvRecords(db, search.id)), stringify({
       bom: true,
       header: true,
-      columns: [...LEADS_CSV_COLUMNS],
+      columns: [...LEADS_CSV_COLUMNS, ...LEAD_VERDICT_COLUMNS.map(({ header }) => header)],
       record_delimiter: 'windows',
     }), (err) => {
       if (err) request.log.warn({ err, searchId: search.id }, 'CSV export ended early');
