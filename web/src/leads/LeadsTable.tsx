@@ -1,7 +1,9 @@
 import { memo, useMemo, useState } from 'react';
 import type { Lead } from '@leadforge/contracts';
+import { emailBadge, filterByEmailVerdict, phoneBadge, provenanceText, type Badge } from './contactVerdicts';
 import { httpUrl, mailtoHref, telHref } from './safeLinks';
 import { nextSort, sortLeads, type LeadColumn, type LeadSort } from './sortLeads';
+import './contactVerdicts.css';
 
 const COLUMNS: { key: LeadColumn; label: string }[] = [
   { key: 'name', label: 'Name' },
@@ -23,17 +25,30 @@ const rowKey = (lead: Lead): number => {
 
 const Empty = () => <span className="muted" aria-label="none">—</span>;
 
+const VerdictBadge = ({ badge }: { badge: Badge | undefined }) =>
+  badge ? <span className={`verdict-badge verdict-${badge.tone}`} title={badge.hint}>{badge.label}</span> : null;
+
 /** One row; scraped text is rendered as text, links only from safe schemes. */
 const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
   const mailto = mailtoHref(lead.email);
   const tel = telHref(lead.phone);
   const website = httpUrl(lead.website);
+  const emailFrom = provenanceText(lead.email_source, lead.email_fetched_at);
+  const phoneFrom = provenanceText(lead.phone_source, lead.phone_fetched_at);
+  // People read the international format with spaces; the link and the exports keep E.164.
+  const phoneText = lead.phone_display || lead.phone;
   return (
     <tr>
       <td>{lead.name || <Empty />}</td>
       <td>{lead.company || <Empty />}</td>
-      <td>{mailto ? <a href={mailto}>{lead.email}</a> : lead.email || <Empty />}</td>
-      <td className="nowrap">{tel ? <a href={tel}>{lead.phone}</a> : lead.phone || <Empty />}</td>
+      <td>
+        {mailto ? <a href={mailto} title={emailFrom} className={emailFrom ? 'has-provenance' : undefined}>{lead.email}</a> : lead.email || <Empty />}
+        <VerdictBadge badge={emailBadge(lead)} />
+      </td>
+      <td className="nowrap">
+        {tel ? <a href={tel} title={phoneFrom} className={phoneFrom ? 'has-provenance' : undefined}>{phoneText}</a> : phoneText || <Empty />}
+        <VerdictBadge badge={phoneBadge(lead)} />
+      </td>
       <td>{website ? <a href={website} target="_blank" rel="noopener noreferrer" title={website}>Visit</a> : <Empty />}</td>
       <td>{lead.city || <Empty />}</td>
     </tr>
@@ -42,30 +57,40 @@ const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
 
 export function LeadsTable({ leads, emptyText }: { leads: readonly Lead[]; emptyText: string }) {
   const [sort, setSort] = useState<LeadSort | null>(null);
-  const rows = useMemo(() => sortLeads(leads, sort), [leads, sort]);
+  const [onlyValidEmails, setOnlyValidEmails] = useState(false);
+  const rows = useMemo(() => sortLeads(filterByEmailVerdict(leads, onlyValidEmails), sort), [leads, sort, onlyValidEmails]);
   if (!leads.length) return <p className="leads-empty muted">{emptyText}</p>;
+  const judged = leads.some((lead) => lead.email_status);
   return (
-    <div className="leads-table-wrap">
-      <table className="leads-table" data-testid="leads-table">
-        <thead>
-          <tr>
-            {COLUMNS.map(({ key, label }) => {
-              const active = sort?.column === key ? sort.direction : undefined;
-              return (
-                <th key={key} scope="col" aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none'}>
-                  <button type="button" className="sort-button" onClick={() => setSort((s) => nextSort(s, key))}>
-                    {label}
-                    <span className="sort-mark" aria-hidden="true">{active === 'asc' ? '▲' : active === 'desc' ? '▼' : '↕'}</span>
-                  </button>
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((lead) => <LeadRow key={rowKey(lead)} lead={lead} />)}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {judged && (
+        <label className="leads-filter">
+          <input type="checkbox" checked={onlyValidEmails} onChange={(event) => setOnlyValidEmails(event.target.checked)} data-testid="only-valid-emails" />
+          Only valid emails{onlyValidEmails ? ` (${rows.length} of ${leads.length})` : ''}
+        </label>
+      )}
+      <div className="leads-table-wrap">
+        <table className="leads-table" data-testid="leads-table">
+          <thead>
+            <tr>
+              {COLUMNS.map(({ key, label }) => {
+                const active = sort?.column === key ? sort.direction : undefined;
+                return (
+                  <th key={key} scope="col" aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none'}>
+                    <button type="button" className="sort-button" onClick={() => setSort((s) => nextSort(s, key))}>
+                      {label}
+                      <span className="sort-mark" aria-hidden="true">{active === 'asc' ? '▲' : active === 'desc' ? '▼' : '↕'}</span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((lead) => <LeadRow key={rowKey(lead)} lead={lead} />)}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
