@@ -5,6 +5,8 @@ export * from './api/auth.ts';
 export * from './api/apiKeys.ts';
 export * from './api/payments.ts';
 export * from './api/leads.ts';
+export * from './api/leadExports.ts';
+export * from './api/webhooks.ts';
 export * from './api/affiliate.ts';
 export * from './api/contact.ts';
 export * from './api/scraper.ts';

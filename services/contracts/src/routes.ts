@@ -55,6 +55,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'DELETE', path: '/api/lead-searches/:id', service: 'leads', access: 'user', apiKey: true },
   { method: 'GET', path: '/api/lead-searches/:id/events', service: 'leads', access: 'user', streaming: true, apiKey: true },
   { method: 'GET', path: '/api/lead-searches/:id/export.csv', service: 'leads', access: 'user', streaming: true, apiKey: true },
+  { method: 'GET', path: '/api/lead-searches/:id/export.json', service: 'leads', access: 'user', streaming: true, apiKey: true },
+  { method: 'GET', path: '/api/lead-searches/:id/export.xlsx', service: 'leads', access: 'user', streaming: true, apiKey: true },
+  { method: 'POST', path: '/api/webhooks', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/webhooks', service: 'leads', access: 'user', apiKey: true },
+  { method: 'DELETE', path: '/api/webhooks/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/webhooks/:id/deliveries', service: 'leads', access: 'user', apiKey: true },
+  { method: 'POST', path: '/api/webhooks/:id/test', service: 'leads', access: 'user', apiKey: true },
 
   { method: 'POST', path: '/api/scrape', service: 'scraper', access: 'admin' },
   { method: 'GET', path: '/api/admin/decodo-stats', service: 'scraper', access: 'admin' },

@@ -6,10 +6,13 @@ import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
 import { exportRoute } from './routes/exportRoute.ts';
+import { jsonExportRoute } from './routes/jsonExportRoute.ts';
+import { xlsxExportRoute } from './routes/xlsxExportRoute.ts';
+import { webhookRoutes } from './routes/webhookRoutes.ts';
 
 const runtimeOf = perService(buildRuntime);
 
-/** Lead searches and their leads: starting, the live feed, history, CSV export, and the credits they hold. */
+/** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, and the credits they hold. */
 export const leadsService: ServiceDefinition = {
   name: 'leads',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
@@ -21,13 +24,18 @@ export const leadsService: ServiceDefinition = {
     await generateLeadsRoute(app, rt);
     await searchFeedRoute(app, rt);
     await exportRoute(app, rt);
+    await jsonExportRoute(app, rt);
+    await xlsxExportRoute(app, rt);
+    await webhookRoutes(app, rt);
   },
 
   async start(ctx) {
     const rt = runtimeOf(ctx);
     const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log });
     rt.sweeper.start();
+    rt.webhooks.start();
     return async () => {
+      await rt.webhooks.stop();
       await rt.sweeper.stop();
       await subscription.close();
     };

@@ -1,4 +1,4 @@
-import { readInt } from '@leadforge/kit';
+import { ConfigError, readBool, readInt, standInsAllowed } from '@leadforge/kit';
 
 /** What the leads service reads from the environment, checked once at start. */
 export interface LeadsConfig {
@@ -14,7 +14,23 @@ export interface LeadsConfig {
   sweepMs: number;
   /** A search stuck before its credits were held (billing never answered) is cleaned up after this. */
   stuckReservationMs: number;
+  webhooks: WebhooksConfig;
 }
+
+/** How webhook deliveries are sent and retried. */
+export interface WebhooksConfig {
+  /** Let endpoints on loopback / private addresses (local receivers in tests only; refused in production). */
+  allowPrivateNetworks: boolean;
+  /** An attempt without a complete answer by then counts as failed (timeout). */
+  timeoutMs: number;
+  /** The first retry waits this long, each next one twice as long (up to 4 hours). */
+  retryBaseMs: number;
+  /** A delivery is retried for this long after its event, then marked failed. */
+  retryForMs: number;
+  /** How often due deliveries are looked for (a new one is sent at once on this replica). */
+  pollMs: number;
+}
+
 
 export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
   return {
@@ -24,5 +40,20 @@ export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
     startsPerMinute: readInt(env, 'LEADS_STARTS_PER_MINUTE', 10, 1, 10_000),
     sweepMs: readInt(env, 'LEADS_SWEEP_MS', 1000, 50, 600_000),
     stuckReservationMs: readInt(env, 'LEADS_STUCK_RESERVATION_MS', 30_000, 1000, 3_600_000),
+    webhooks: loadWebhooksConfig(env),
+  };
+}
+
+function loadWebhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
+  const allowPrivateNetworks = readBool(env, 'LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS', false);
+  if (allowPrivateNetworks && env.NODE_ENV === 'production' && !standInsAllowed(env)) {
+    throw new ConfigError('LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
+  }
+  return {
+    allowPrivateNetworks,
+    timeoutMs: readInt(env, 'LEADS_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryBaseMs: readInt(env, 'LEADS_WEBHOOK_RETRY_BASE_MS', 30_000, 100, 60_000),
+    retryForMs: readInt(env, 'LEADS_WEBHOOK_RETRY_FOR_MS', 24 * 3600_000, 1000, 7 * 24 * 3600_000),
+    pollMs: readInt(env, 'LEADS_WEBHOOK_POLL_MS', 1000, 50, 60_000),
   };
 }

@@ -6,6 +6,7 @@ import { FeedSignals } from './domain/searchFeed.ts';
 import { SearchSettlement } from './domain/searchSettlement.ts';
 import { SearchSweeper } from './domain/searchSweeper.ts';
 import type { StartDeps } from './domain/searchStart.ts';
+import { webhookSender, type WebhookSender } from './webhooks/webhookSender.ts';
 
 /** What the leads service's routes, consumer and sweeper share, built once per start. */
 export interface LeadsRuntime {
@@ -15,6 +16,7 @@ export interface LeadsRuntime {
   signals: FeedSignals;
   settlement: SearchSettlement;
   sweeper: SearchSweeper;
+  webhooks: WebhookSender;
   startDeps: StartDeps;
   /** Aborted when the service begins to close: live streams and waiting calls end so the close can finish. */
   closing: AbortController;
@@ -24,7 +26,15 @@ export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
   const config = loadLeadsConfig(ctx.env);
   const holds = new CreditHolds(ctx.internal);
   const signals = new FeedSignals();
-  const settlement = new SearchSettlement({ db: ctx.db, holds, relay: ctx.relay, signals, log: ctx.log });
+  const webhooks = webhookSender(ctx.db, config.webhooks, ctx.log);
+  const settlement = new SearchSettlement({
+    db: ctx.db,
+    holds,
+    relay: ctx.relay,
+    signals,
+    log: ctx.log,
+    webhooks: { sender: webhooks, publicUrl: ctx.config.publicUrl, retryForMs: config.webhooks.retryForMs },
+  });
   const abandon = (searchId: string) => abandonUnconfirmedHold(ctx.db, holds, searchId);
   const sweeper = new SearchSweeper({
     db: ctx.db,
@@ -43,6 +53,7 @@ export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
     signals,
     settlement,
     sweeper,
+    webhooks,
     startDeps: {
       db: ctx.db,
       holds,

@@ -64,3 +64,28 @@ describe('phone verdicts', () => {
     expect(judgePhone(e164)).toEqual({ type, display });
   });
 });
+
+describe('the MX check through node\'s resolver, against a name server on loopback', () => {
+  it('accepts a domain with MX, refuses one that does not exist, and is unknown when the server is silent', async () => {
+    const { startLoopbackDns } = await import('./support/loopbackDns.ts');
+    const { mailResolverFor } = await import('../src/domain/extract/dnsMailDomainCheck.ts');
+    const dns = await startLoopbackDns((domain) => (domain === 'bakery.de' ? ['mx1.bakery.de'] : undefined));
+    try {
+      const lookup = createMailDomainLookup(mailResolverFor([dns.address], 1000), { timeoutMs: 1000 });
+      expect(await lookup('bakery.de')).toBe('accepts');
+      expect(await lookup('no-such-domain.de')).toBe('refuses');
+      expect(await judgeEmail('anna.schmidt@bakery.de', lookup)).toEqual({ status: 'valid', type: 'personal' });
+    } finally {
+      await dns.close();
+    }
+    const silent = await import('node:dgram').then((dgram) => dgram.createSocket('udp4'));
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const lookup = createMailDomainLookup(mailResolverFor([`127.0.0.1:${port}`], 200), { timeoutMs: 300 });
+      expect(await lookup('bakery.de')).toBe('unknown');
+    } finally {
+      silent.close();
+    }
+  });
+});

@@ -4,6 +4,8 @@ import { settlementsTotal } from '../leadsMetrics.ts';
 import type { CreditHolds } from './creditHolds.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from './searchFeed.ts';
 import { findSearch, isFinished, lockSearch, publicStatus, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
+import { queueSearchDeliveries } from '../webhooks/webhookDeliveries.ts';
+import type { WebhookSender } from '../webhooks/webhookSender.ts';
 
 export interface SettlementDeps {
   db: Db;
@@ -11,6 +13,8 @@ export interface SettlementDeps {
   relay: OutboxRelay;
   signals: FeedSignals;
   log: Logger;
+  /** The user's webhooks hear of the search's end in the transaction that closes its books. */
+  webhooks: { sender: WebhookSender; publicUrl: string; retryForMs: number };
 }
 
 /**
@@ -92,6 +96,8 @@ export class SearchSettlement {
       reason: settled.reason,
       timestamp: new Date().toISOString(),
     });
+    const { sender, publicUrl, retryForMs } = this.deps.webhooks;
+    if (await queueSearchDeliveries(trx, settled, publicUrl, retryForMs)) afterCommit(trx, () => sender.wake());
     await this.finishFeed(trx, settled);
   }
 

@@ -6,22 +6,12 @@ import { LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS, LeadSearchId, leadsExportFileN
 import type { Db } from '@leadforge/kit';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
-import { leadsPage } from '../domain/leadRows.ts';
+import { eachLeadRow } from '../domain/eachLeadRow.ts';
 import { findOwnSearch } from '../domain/searchRecord.ts';
 
-const PAGE = 500;
-
-/** The search's leads, a page at a time: memory stays flat however many there are. */
+/** The search's leads as CSV records, a page at a time. */
 async function* csvRecords(db: Db, searchId: string): AsyncGenerator<string[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await leadsPage(db, searchId, after, PAGE);
-    for (const row of rows) yield csvRecord(row);
-    if (rows.length < PAGE) return;
-    after = rows[rows.length - 1].position;
-    // Embedded PGlite runs on this thread: let sockets (this download's and every other request's) move between pages.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  for await (const row of eachLeadRow(db, searchId)) yield csvRecord(row);
 }
 
 /**

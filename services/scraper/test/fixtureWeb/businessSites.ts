@@ -158,7 +158,7 @@ export function generateBusinessSites(count: number, uniform = false): BusinessS
   return Array.from({ length: count }, (_, index) => {
     const host = `site-${String(index).padStart(3, '0')}.fixture.test`;
     const name = `${NAMES[index % NAMES.length]} ${TRADES[Math.floor(index / NAMES.length) % TRADES.length]} ${index}`;
-    const email = `${['info', 'hello', 'office', 'contact'][index % 4]}@${host}`;
+    const email = `${['info', 'hello', 'office', 'anna.berger'][index % 4]}@${host}`;
     const phone = phoneOf(index);
     const style = (uniform ? UNIFORM : STYLES[index % STYLES.length])({ host, name, email, phone, index });
     return {

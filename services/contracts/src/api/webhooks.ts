@@ -1,0 +1,91 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp, Uuid } from './common.ts';
+import { LeadSearchSummary, LeadStats } from './leads.ts';
+
+/** What a webhook endpoint can subscribe to: a lead search's end. */
+export const WEBHOOK_EVENTS = ['lead_search.completed', 'lead_search.failed'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+/** The event a "send test event" delivers; never subscribed to, always sent when asked. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+export const WebhookEvent = Type.Union([Type.Literal('lead_search.completed'), Type.Literal('lead_search.failed')]);
+
+const EVENTS_RULE = `events must list at least one of ${WEBHOOK_EVENTS.join(', ')}`;
+
+/** POST /api/webhooks */
+export const CreateWebhookRequest = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, errorMessage: 'url must be an http(s) URL of at most 2048 characters' }),
+  // The rule on each literal: a wrong name fails the first literal, whose message is the one shown.
+  events: Type.Array(Type.Union([
+    Type.Literal('lead_search.completed', { errorMessage: EVENTS_RULE }),
+    Type.Literal('lead_search.failed', { errorMessage: EVENTS_RULE }),
+  ]), { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true, errorMessage: EVENTS_RULE }),
+}, { additionalProperties: false, errorMessage: { required: 'url and events are required' } });
+export type CreateWebhookRequest = Static<typeof CreateWebhookRequest>;
+
+export const WebhookEndpoint = Type.Object({
+  id: Uuid,
+  url: Type.String(),
+  events: Type.Array(WebhookEvent),
+  created_at: Timestamp,
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+/** The 201 answer: the signing secret is shown here once and never again. */
+export const CreatedWebhookEndpoint = Type.Object({
+  ...WebhookEndpoint.properties,
+  secret: Type.String({ description: 'Signing secret (whsec_...): shown only in this answer.' }),
+});
+export type CreatedWebhookEndpoint = Static<typeof CreatedWebhookEndpoint>;
+
+/** GET /api/webhooks */
+export const WebhookEndpointList = Type.Object({ webhooks: Type.Array(WebhookEndpoint) });
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
+
+export const WebhookId = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const WebhookDeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
+
+/** One attempt at one delivery; a delivery's retries share its `delivery_id`. */
+export const WebhookDeliveryAttempt = Type.Object({
+  delivery_id: Uuid,
+  event: Type.String(),
+  attempt: Type.Integer({ minimum: 1 }),
+  attempted_at: Timestamp,
+  /** The receiver's HTTP status, or null when no answer came (then `error` says why). */
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  duration_ms: Type.Integer({ minimum: 0 }),
+  /** Where the delivery stands now: pending (a retry is due), delivered or failed (given up). */
+  delivery_status: WebhookDeliveryStatus,
+});
+export type WebhookDeliveryAttempt = Static<typeof WebhookDeliveryAttempt>;
+
+/** GET /api/webhooks/:id/deliveries — newest first. */
+export const WebhookDeliveryList = Type.Object({ deliveries: Type.Array(WebhookDeliveryAttempt) });
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+/** POST /api/webhooks/:id/test — 202: the test delivery is queued and shows in the deliveries. */
+export const WebhookTestQueued = Type.Object({ delivery_id: Uuid });
+export type WebhookTestQueued = Static<typeof WebhookTestQueued>;
+
+export const LeadSearchLinks = Type.Object({
+  search: Type.String(),
+  export_csv: Type.String(),
+  export_json: Type.String(),
+  export_xlsx: Type.String(),
+});
+
+/** The body of a lead-search delivery (what the signature covers, byte for byte). */
+export const LeadSearchWebhookPayload = Type.Object({
+  event: Type.String(),
+  delivery_id: Uuid,
+  created_at: Timestamp,
+  data: Type.Object({
+    ...LeadSearchSummary.properties,
+    stats: LeadStats,
+    links: LeadSearchLinks,
+  }),
+});
+export type LeadSearchWebhookPayload = Static<typeof LeadSearchWebhookPayload>;

@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import type { App } from '@leadforge/kit';
+import { badRequest, notFound, principalOf } from '@leadforge/kit';
+import {
+  CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
+} from '@leadforge/contracts';
+import type { LeadsRuntime } from '../leadsRuntime.ts';
+import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
+import { listAttempts, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';
+import {
+  MAX_ENDPOINTS_PER_USER, countEndpoints, createEndpoint, deleteOwnEndpoint, findOwnEndpoint, listEndpoints, toEndpoint,
+} from '../webhooks/webhookEndpoints.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+const NOT_FOUND = 'Webhook not found';
+
+/** The user's webhook endpoints: register (secret shown once), list, delete, deliveries, send a test event. */
+export async function webhookRoutes(app: App, rt: LeadsRuntime): Promise<void> {
+  const { db } = rt.ctx;
+  const { webhooks: config } = rt.config;
+  const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
+
+  app.post('/api/webhooks', {
+    schema: { body: CreateWebhookRequest, response: { 201: CreatedWebhookEndpoint, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request, reply) => {
+    const userId = principalOf(request).id;
+    const { url, events } = request.body as CreateWebhookRequest;
+    if ((await countEndpoints(db, userId)) >= MAX_ENDPOINTS_PER_USER) {
+      throw badRequest(`You can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints. Delete one to add another.`, 'too_many_webhooks');
+    }
+    const row = await createEndpoint(db, userId, await checkWebhookUrl(url, config.allowPrivateNetworks), events);
+    return reply.status(201).send({ ...toEndpoint(row), secret: row.secret });
+  });
+
+  app.get('/api/webhooks', {
+    schema: { response: { 200: WebhookEndpointList, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => ({ webhooks: (await listEndpoints(db, principalOf(request).id)).map(toEndpoint) }));
+
+  app.delete('/api/webhooks/:id', {
+    schema: { params: WebhookId, response: { 204: Type.Null(), ...errors } },
+    preHandler: app.requireUser,
+  }, async (request, reply) => {
+    if (!(await deleteOwnEndpoint(db, principalOf(request).id, idOf(request)))) throw notFound(NOT_FOUND);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/webhooks/:id/deliveries', {
+    schema: { params: WebhookId, response: { 200: WebhookDeliveryList, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request) => {
+    const endpoint = await findOwnEndpoint(db, principalOf(request).id, idOf(request));
+    if (!endpoint) throw notFound(NOT_FOUND);
+    return { deliveries: await listAttempts(db, endpoint.id) };
+  });
+
+  app.post('/api/webhooks/:id/test', {
+    schema: { params: WebhookId, response: { 202: WebhookTestQueued, ...errors } },
+    preHandler: app.requireUser,
+  }, async (request, reply) => {
+    const endpoint = await findOwnEndpoint(db, principalOf(request).id, idOf(request));
+    if (!endpoint) throw notFound(NOT_FOUND);
+    const deliveryId = await queueTestDelivery(db, endpoint, config.retryForMs);
+    rt.webhooks.wake();
+    return reply.status(202).send({ delivery_id: deliveryId });
+  });
+}

@@ -1,0 +1,56 @@
+import { PassThrough, type Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { App } from '@leadforge/kit';
+import { notFound, principalOf } from '@leadforge/kit';
+import { LEADS_XLSX_COLUMNS, LeadSearchId, leadsExportFileName } from '@leadforge/contracts';
+import type { LeadsRuntime } from '../leadsRuntime.ts';
+import { eachLeadRow } from '../domain/eachLeadRow.ts';
+import { findOwnSearch } from '../domain/searchRecord.ts';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** What the workbook shows of a lead: its text in each column (null for nothing). */
+export type WorkbookLead = Record<(typeof LEADS_XLSX_COLUMNS)[number]['key'], string | null>;
+
+/**
+ * Writes the workbook into `out` a row at a time (exceljs' streaming writer). Every value is written
+ * as a string cell, never a formula, so a scraped `=HYPERLINK(...)` is shown as text and nothing
+ * needs the CSV's leading quote.
+ */
+export async function writeLeadsWorkbook(leads: AsyncIterable<WorkbookLead> | Iterable<WorkbookLead>, out: Writable): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Leadforge';
+  const sheet = workbook.addWorksheet('Leads', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = LEADS_XLSX_COLUMNS.map(({ header, key, width }) => ({ header, key, width }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: LEADS_XLSX_COLUMNS.length } };
+  sheet.getRow(1).commit();
+  for await (const lead of leads) {
+    sheet.addRow(LEADS_XLSX_COLUMNS.map(({ key }) => String(lead[key] ?? ''))).commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+}
+
+/** GET /api/lead-searches/:id/export.xlsx — the leads as an Excel workbook, streamed; free, as often as wanted. */
+export async function xlsxExportRoute(app: App, rt: LeadsRuntime): Promise<void> {
+  const { db } = rt.ctx;
+  app.get('/api/lead-searches/:id/export.xlsx', {
+    schema: { params: LeadSearchId },
+    preHandler: app.requireUser,
+  }, async (request, reply) => {
+    const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
+    if (!search) throw notFound('Search not found');
+    const fileName = leadsExportFileName(search.industry, search.location, search.created_at, 'xlsx');
+    const out = new PassThrough();
+    writeLeadsWorkbook(eachLeadRow(db, search.id), out).catch((err) => {
+      request.log.warn({ err, searchId: search.id }, 'Excel export ended early');
+      out.destroy(err);
+    });
+    return reply
+      .type(XLSX_TYPE)
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'private, no-store')
+      .send(out);
+  });
+}
