@@ -9,6 +9,7 @@ export * from './api/leadExports.ts';
 export * from './api/webhooks.ts';
 export * from './api/affiliate.ts';
 export * from './api/contact.ts';
+export * from './api/optOut.ts';
 export * from './api/scraper.ts';
 export * from './api/scraperAdmin.ts';
 export * from './api/admin.ts';

@@ -6,6 +6,8 @@ import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
 import { exportRoute } from './routes/exportRoute.ts';
+import { optOutRoutes } from './routes/optOutRoutes.ts';
+import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { jsonExportRoute } from './routes/jsonExportRoute.ts';
 import { xlsxExportRoute } from './routes/xlsxExportRoute.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
@@ -24,6 +26,8 @@ export const leadsService: ServiceDefinition = {
     await generateLeadsRoute(app, rt);
     await searchFeedRoute(app, rt);
     await exportRoute(app, rt);
+    await optOutRoutes(app, rt);
+    await adminOptOutRoutes(app, rt);
     await jsonExportRoute(app, rt);
     await xlsxExportRoute(app, rt);
     await webhookRoutes(app, rt);
@@ -31,7 +35,7 @@ export const leadsService: ServiceDefinition = {
 
   async start(ctx) {
     const rt = runtimeOf(ctx);
-    const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log });
+    const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log, ownershipWindowDays: rt.config.ownershipWindowDays });
     rt.sweeper.start();
     rt.webhooks.start();
     return async () => {

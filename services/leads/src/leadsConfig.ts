@@ -14,6 +14,10 @@ export interface LeadsConfig {
   sweepMs: number;
   /** A search stuck before its credits were held (billing never answered) is cleaned up after this. */
   stuckReservationMs: number;
+  /** A business the user got within this many days is not charged again (0: ownership off). */
+  ownershipWindowDays: number;
+  /** Opt-out requests one address may send per hour. */
+  optOutsPerHour: number;
   webhooks: WebhooksConfig;
 }
 
@@ -40,6 +44,8 @@ export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
     startsPerMinute: readInt(env, 'LEADS_STARTS_PER_MINUTE', 10, 1, 10_000),
     sweepMs: readInt(env, 'LEADS_SWEEP_MS', 1000, 50, 600_000),
     stuckReservationMs: readInt(env, 'LEADS_STUCK_RESERVATION_MS', 30_000, 1000, 3_600_000),
+    ownershipWindowDays: readInt(env, 'LEADS_OWNERSHIP_WINDOW_DAYS', 90, 0, 3650),
+    optOutsPerHour: readInt(env, 'LEADS_OPT_OUTS_PER_HOUR', 10, 1, 100_000),
     webhooks: loadWebhooksConfig(env),
   };
 }

@@ -60,6 +60,7 @@ export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
       relay: ctx.relay,
       maxRunningPerUser: config.maxRunningPerUser,
       searchDeadlineMs: config.searchDeadlineMs,
+      ownershipWindowDays: config.ownershipWindowDays,
       abandon,
     },
     closing: new AbortController(),

@@ -7,6 +7,7 @@ export const ADMIN_TABS = [
   { id: 'activity', label: 'Activity Logs' },
   { id: 'contacts', label: 'Contact Forms' },
   { id: 'credits', label: 'Credit Manager' },
+  { id: 'opt-outs', label: 'Opt-outs' },
 ] as const;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]['id'];

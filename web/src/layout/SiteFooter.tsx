@@ -14,6 +14,7 @@ export function SiteFooter() {
         <nav className="footer-links" aria-label="Footer">
           <Link to="/contact">Contact Us</Link>
           <Link to="/affiliate">Affiliate Program</Link>
+          <Link to="/opt-out">Opt out</Link>
           <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
         </nav>
       </div>

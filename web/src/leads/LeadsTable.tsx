@@ -40,7 +40,7 @@ const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
   return (
     <tr>
       <td>{lead.name || <Empty />}</td>
-      <td>{lead.company || <Empty />}</td>
+      <td>{lead.company || <Empty />}{lead.owned && <span className="owned-badge" title="You already have this business: included free">Already yours</span>}</td>
       <td>
         {mailto ? <a href={mailto} title={emailFrom} className={emailFrom ? 'has-provenance' : undefined}>{lead.email}</a> : lead.email || <Empty />}
         <VerdictBadge badge={emailBadge(lead)} />

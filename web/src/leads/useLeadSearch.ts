@@ -75,12 +75,12 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
     if (following.current === abort) changedRef.current(true);
   }, []);
 
-  const generate = useCallback(async (industry: string, location: string, quantity: number) => {
+  const generate = useCallback(async (industry: string, location: string, quantity: number, includeOwned = false) => {
     following.current?.abort();
     setState({ ...initial, phase: 'generating' });
     let summary: LeadSearchSummary;
     try {
-      summary = await startLeadSearch({ industry: industry.trim(), location: location.trim(), quantity });
+      summary = await startLeadSearch({ industry: industry.trim(), location: location.trim(), quantity, ...(includeOwned ? { include_owned: true } : {}) });
     } catch (err) {
       setState({ ...initial, error: generationError(err) });
       changedRef.current(true);

@@ -10,6 +10,7 @@ import { ContactFormsTab } from '../admin/ContactFormsTab';
 import { CreditManagerTab } from '../admin/CreditManagerTab';
 import { NoticeBanners } from '../admin/NoticeBanners';
 import { NoticesContext, type Notices } from '../admin/notices';
+import { OptOutsTab } from '../admin/OptOutsTab';
 import { OverviewTab } from '../admin/OverviewTab';
 import { ProxyStatsTab } from '../admin/ProxyStatsTab';
 import { UserManagementTab } from '../admin/UserManagementTab';
@@ -86,6 +87,7 @@ export function AdminPage() {
               {tab === 'activity' && <ActivityLogsTab version={version} />}
               {tab === 'contacts' && <ContactFormsTab version={version} />}
               {tab === 'credits' && <CreditManagerTab version={version} onChanged={changed} />}
+              {tab === 'opt-outs' && <OptOutsTab version={version} />}
             </div>
           </>
         )}

@@ -9,6 +9,7 @@ import { LiveStats } from '../leads/LiveStats';
 import { LowCreditWarning } from '../leads/LowCreditWarning';
 import { SearchHistory } from '../leads/SearchHistory';
 import { SearchProgressView } from '../leads/SearchProgressView';
+import { SkippedOwnedNotice } from '../leads/SkippedOwnedNotice';
 import { downloadSearchCsv } from '../leads/leadsApi';
 import { useLeadSearch } from '../leads/useLeadSearch';
 import { useFreshBalance } from '../leads/useFreshBalance';
@@ -77,6 +78,13 @@ export function DashboardPage() {
           </button>
         </div>
         {exportError && <div className="alert alert-error" role="alert">{exportError}</div>}
+        {search && !generating && (
+          <SkippedOwnedNotice
+            skipped={state.stats?.skipped_owned ?? 0}
+            busy={generating}
+            onInclude={() => void generate(search.summary.industry, search.summary.location, search.summary.quantity, true)}
+          />
+        )}
         <LeadsTable
           leads={state.leads}
           emptyText={generating ? 'Looking for businesses… the first leads appear here within seconds.' : search ? 'This search found no leads. Nothing was charged for it.' : 'Your leads will appear here. Fill in the form and press Generate Leads.'}

@@ -2,22 +2,41 @@ import type { Lead } from '@leadforge/contracts';
 import { fingerprintOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
 import { leadsDelivered, timeToFirstLeadSeconds } from '../leadsMetrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
-import { statsOf, type SearchRow, type Trx } from './searchRecord.ts';
+import { progressOf, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
+import { businessKeysOf } from './businessKeys.ts';
+import { claimBusiness, isOwned, lockOwnership } from './ownedBusinesses.ts';
+import { suppressionsFor } from './suppressions.ts';
 
 /**
  * Stores the engine's leads for a running search (row locked by the caller), in order, each business
- * once, never more than the quantity held for it, and announces the new ones on the feed. Returns
+ * once, never more than the quantity held for it, and announces the new ones on the feed. Opted-out
+ * contacts are left out; a business the user already owns (ownership window) is skipped, or with
+ * include_owned delivered marked `owned` (free); a new one is claimed for the user in this transaction. Returns
  * the search as it now stands. Leads for a search that has finished are ignored: they were not paid for.
  */
-export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingLead[]): Promise<SearchRow> {
+export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingLead[], ownershipWindowDays: number): Promise<SearchRow> {
   if (search.status !== 'running') return search;
   const accepted: Lead[] = [];
   let position = search.leads_count;
+  let owned = 0;
+  let skipped = 0;
   let firstLeadStoredAt: Date | undefined;
-  for (const raw of incoming) {
+  const cleaned = incoming.map((raw) => ({ raw, lead: toStoredLead(raw) }));
+  const suppressions = await suppressionsFor(trx, cleaned.map((c) => c.lead));
+  if (ownershipWindowDays > 0) await lockOwnership(trx, search.user_id);
+  for (const { raw, lead: scraped } of cleaned) {
     if (position >= search.quantity) break;
-    const lead = toStoredLead(raw);
-    if (!lead.company && !lead.name) continue;
+    if (!scraped.company && !scraped.name) continue;
+    // An opted-out site never appears in a new search; an opted-out email or phone is left out.
+    if (suppressions.siteSuppressed(scraped)) continue;
+    const lead = suppressions.blank(scraped);
+    const keys = businessKeysOf(raw.key.slice(0, 500), lead.website);
+    const isOwnedLead = ownershipWindowDays > 0 && await isOwned(trx, search.user_id, search.id, keys, ownershipWindowDays);
+    if (isOwnedLead && !search.include_owned) {
+      skipped++;
+      continue;
+    }
+    if (isOwnedLead) lead.owned = true;
     const inserted = await trx('leads')
       .insert({
         search_id: search.id,
@@ -36,25 +55,35 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
         source: lead.source ?? null,
         place_id: lead.place_id ?? null,
         ...verdictColumns(lead),
+        owned: isOwnedLead,
       })
       .onConflict()
       .ignore()
       .returning(['position', 'created_at']);
     if (!inserted.length) continue;
+    if (isOwnedLead) owned++;
+    else if (ownershipWindowDays > 0) await claimBusiness(trx, search.user_id, search.id, keys, ownershipWindowDays);
     // Position 1 is the primary key's: only one insert ever stores it, however often results are replayed.
     if (inserted[0].position === 1) firstLeadStoredAt = new Date(inserted[0].created_at);
     position++;
     accepted.push(lead);
   }
-  if (!accepted.length) return search;
+  if (!accepted.length && !skipped) return search;
 
   const count = (test: (lead: Lead) => boolean) => accepted.filter(test).length;
   const [updated]: SearchRow[] = await trx('lead_searches').where({ id: search.id }).update({
     leads_count: position,
+    owned_count: search.owned_count + owned,
+    skipped_owned: search.skipped_owned + skipped,
     with_email: search.with_email + count((l) => l.email !== ''),
     with_phone: search.with_phone + count((l) => l.phone !== ''),
     with_website: search.with_website + count((l) => l.website !== ''),
   }).returning('*');
+  // Only skipped ones: the stats move (skipped_owned), so the feed says so.
+  if (!accepted.length) {
+    await appendFeedEvent(trx, search.id, 'progress', progressOf(updated));
+    return updated;
+  }
   await appendFeedEvent(trx, search.id, 'leads', { leads: accepted, leads_count: position, stats: statsOf(updated) });
   afterCommit(trx, () => {
     leadsDelivered.inc(accepted.length);

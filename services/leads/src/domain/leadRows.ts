@@ -1,5 +1,6 @@
 import type { Lead } from '@leadforge/contracts';
 import type { DbOrTrx } from './searchRecord.ts';
+import { withoutSuppressed } from './suppressions.ts';
 
 export interface LeadRow {
   position: number;
@@ -22,6 +23,7 @@ export interface LeadRow {
   phone_display: string | null;
   phone_source: string | null;
   phone_fetched_at: Date | string | null;
+  owned: boolean;
 }
 
 export function toLead(row: LeadRow): Lead {
@@ -39,6 +41,7 @@ export function toLead(row: LeadRow): Lead {
     ...(row.source ? { source: row.source } : {}),
     ...(row.place_id ? { place_id: row.place_id } : {}),
     ...verdictsOf(row),
+    ...(row.owned ? { owned: true } : {}),
   };
 }
 
@@ -69,12 +72,17 @@ export const VERDICT_COLUMNS = [
  * any depth, whatever the planner's statistics say (embedded PGlite never refreshes them).
  */
 export async function leadsPage(db: DbOrTrx, searchId: string, afterPosition: number, limit: number): Promise<LeadRow[]> {
+  // Every view and export reads through here, so each blanks what opt-outs suppress.
+  return withoutSuppressed(db, await storedLeadsPage(db, searchId, afterPosition, limit));
+}
+
+function storedLeadsPage(db: DbOrTrx, searchId: string, afterPosition: number, limit: number): Promise<LeadRow[]> {
   return db('leads')
     .where({ search_id: searchId })
     .andWhereBetween('position', [afterPosition + 1, afterPosition + limit])
     .orderBy('position')
     .limit(limit)
-    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', ...VERDICT_COLUMNS);
+    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', ...VERDICT_COLUMNS);
 }
 
 export async function allLeads(db: DbOrTrx, searchId: string): Promise<Lead[]> {

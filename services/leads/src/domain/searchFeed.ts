@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { SearchFeedData, SearchFeedEventType } from '@leadforge/contracts';
 import type { DbOrTrx, Trx } from './searchRecord.ts';
+import { suppressionsFor } from './suppressions.ts';
 
 export interface FeedEvent<T extends SearchFeedEventType = SearchFeedEventType> {
   seq: number;
@@ -26,7 +27,14 @@ export async function feedAfter(db: DbOrTrx, searchId: string, afterSeq: number,
     .orderBy('seq')
     .limit(limit)
     .select('seq', 'type', 'data');
-  return rows.map((r) => ({ seq: r.seq, type: r.type, data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as never }));
+  const events: FeedEvent[] = rows.map((r) => ({ seq: r.seq, type: r.type, data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as never }));
+  // A replayed feed shows what the search's view shows: contacts opted out since are blanked.
+  const leadEvents = events.filter((e): e is FeedEvent<'leads'> => e.type === 'leads');
+  if (leadEvents.length) {
+    const suppressions = await suppressionsFor(db, leadEvents.flatMap((e) => e.data.leads));
+    if (!suppressions.empty) for (const event of leadEvents) event.data = { ...event.data, leads: event.data.leads.map((lead) => suppressions.blank(lead)) };
+  }
+  return events;
 }
 
 /** A reader's interest in one search: `wait` returns at once if the feed changed since the last wait. */

@@ -34,7 +34,7 @@ export async function endSearch(trx: Trx, search: SearchRow, outcome: Outcome): 
       status: outcome.status,
       reason: outcome.reason,
       error: outcome.error,
-      credits_used: outcome.status === 'failed' ? 0 : search.leads_count,
+      credits_used: outcome.status === 'failed' ? 0 : search.leads_count - search.owned_count,
       finished_at: trx.fn.now(),
     })
     .returning('*');

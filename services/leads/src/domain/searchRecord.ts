@@ -28,6 +28,13 @@ export interface SearchRow {
   remaining_credits: number | null;
   places_found: number;
   websites_checked: number;
+  /** Delivered leads the user already owned (include_owned): free. */
+  owned_count: number;
+  /** Owned businesses left out. */
+  skipped_owned: number;
+  include_owned: boolean;
+  /** What the engine was asked for (null before 003: the quantity). */
+  engine_quantity: number | null;
   last_seq: number;
   finished_seq: number | null;
   deadline_at: Date;
@@ -84,7 +91,7 @@ export function toSummary(row: SearchRow): LeadSearchSummary {
  */
 export function statsOf(row: SearchRow): LeadStats {
   const held = row.credits === 'held';
-  const creditsUsed = held ? (row.status === 'failed' ? 0 : row.leads_count) : row.credits_used;
+  const creditsUsed = held ? chargeOf(row) : row.credits_used;
   const remaining = row.remaining_credits === null ? 0 : held ? row.remaining_credits + row.quantity - creditsUsed : row.remaining_credits;
   return {
     total_found: row.leads_count,
@@ -93,11 +100,15 @@ export function statsOf(row: SearchRow): LeadStats {
     with_website: row.with_website,
     credits_used: creditsUsed,
     remaining_credits: remaining,
+    skipped_owned: row.skipped_owned,
   };
 }
 
+/** What a search charges: 1 credit per delivered lead the user did not already own; nothing if it failed. */
+export const chargeOf = (row: SearchRow): number => (row.status === 'failed' ? 0 : row.leads_count - row.owned_count);
+
 export function progressOf(row: SearchRow): SearchProgress {
-  return { places_found: row.places_found, websites_checked: row.websites_checked, leads_found: row.leads_count };
+  return { places_found: row.places_found, websites_checked: row.websites_checked, leads_found: row.leads_count, skipped_owned: row.skipped_owned };
 }
 
 export const isFinished = (row: SearchRow) => row.status !== 'reserving' && row.status !== 'running';

@@ -3,7 +3,7 @@ import { emitEvent, type Db, type OutboxRelay } from '@leadforge/kit';
 import { settlementsTotal } from '../leadsMetrics.ts';
 import type { CreditHolds } from './creditHolds.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from './searchFeed.ts';
-import { findSearch, isFinished, lockSearch, publicStatus, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
+import { chargeOf, findSearch, isFinished, lockSearch, publicStatus, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
 import { queueSearchDeliveries } from '../webhooks/webhookDeliveries.ts';
 import type { WebhookSender } from '../webhooks/webhookSender.ts';
 
@@ -49,7 +49,7 @@ export class SearchSettlement {
     const search = await findSearch(db, searchId);
     if (!search || !isFinished(search)) return;
     if (search.credits === 'held' && search.reservation_id) {
-      const charge = search.status === 'failed' ? 0 : search.leads_count;
+      const charge = chargeOf(search);
       let answer;
       try {
         answer = charge > 0 ? await holds.settle(search.reservation_id, charge) : await holds.release(search.reservation_id);

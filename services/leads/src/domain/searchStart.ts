@@ -5,6 +5,7 @@ import type { CreditHolds } from './creditHolds.ts';
 import { searchesTotal } from '../leadsMetrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import { lockSearch, type SearchRow } from './searchRecord.ts';
+import { engineQuantityFor } from './ownedBusinesses.ts';
 
 export interface StartDeps {
   db: Db;
@@ -12,6 +13,7 @@ export interface StartDeps {
   relay: OutboxRelay;
   maxRunningPerUser: number;
   searchDeadlineMs: number;
+  ownershipWindowDays: number;
   /** Gives back a hold that may or may not exist (billing did not answer); see StuckReservations. */
   abandon: (searchId: string) => Promise<void>;
 }
@@ -37,6 +39,7 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
       industry: request.industry.trim(),
       location: request.location.trim(),
       quantity: request.quantity,
+      include_owned: request.include_owned === true,
       deadline_at: new Date(Date.now() + deps.searchDeadlineMs),
     });
   });
@@ -58,7 +61,9 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
     const search = await lockSearch(trx, id);
     if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
     const deadline = new Date(Date.now() + deps.searchDeadlineMs);
+    const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, deps.ownershipWindowDays);
     const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
+      engine_quantity: engineQuantity,
       status: 'running',
       credits: 'held',
       reservation_id: hold.reservation_id,
@@ -70,7 +75,7 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
       user_id: userId,
       industry: running.industry,
       location: running.location,
-      quantity: running.quantity,
+      quantity: engineQuantity,
       deadline_at: deadline.toISOString(),
     });
     afterCommit(trx, () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { startConsumer, type Bus, type Db, type Subscription } from '@leadforge/kit';
+import { emitEvent, startConsumer, type Bus, type Db, type Subscription } from '@leadforge/kit';
 import { TOPICS } from '@leadforge/contracts';
 import { takeLeads } from '../domain/leadIntake.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from '../domain/searchFeed.ts';
@@ -13,6 +13,7 @@ export interface ScrapeResultDeps {
   signals: FeedSignals;
   settlement: SearchSettlement;
   log: Logger;
+  ownershipWindowDays: number;
 }
 
 /**
@@ -38,19 +39,23 @@ export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscripti
         const checked = Math.max(search.websites_checked, data.websites_checked);
         if (places === search.places_found && checked === search.websites_checked) return;
         await trx('lead_searches').where({ id: search.id }).update({ places_found: places, websites_checked: checked });
-        await appendFeedEvent(trx, search.id, 'progress', { places_found: places, websites_checked: checked, leads_found: search.leads_count });
+        await appendFeedEvent(trx, search.id, 'progress', { places_found: places, websites_checked: checked, leads_found: search.leads_count, skipped_owned: search.skipped_owned });
         announce(trx, search.id);
       },
 
       'scrape.leads_found': async (data, _envelope, trx) => {
         const search = await lockSearch(trx, data.search_id);
         if (search?.status !== 'running') return;
-        const updated = await takeLeads(trx, search, data.leads);
+        const updated = await takeLeads(trx, search, data.leads, deps.ownershipWindowDays);
         if (updated === search) return;
         announce(trx, search.id);
         // All the user asked for has arrived: end now rather than wait for the engine to say so.
         if (updated.leads_count >= updated.quantity) {
           await endSearch(trx, updated, { status: 'completed', reason: 'done', error: null });
+          // Asked for more than the quantity (owned businesses to skip): the engine can stop now.
+          if ((updated.engine_quantity ?? updated.quantity) > updated.quantity) {
+            await emitEvent(trx, 'search.cancelled', search.id, { search_id: search.id, user_id: search.user_id });
+          }
           afterCommit(trx, () => settlement.settleInBackground(search.id));
         }
       },

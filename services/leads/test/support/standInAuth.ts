@@ -25,7 +25,8 @@ export async function startStandInAuth(): Promise<StandInAuth> {
       res.end(JSON.stringify(body));
     };
     if (req.url === '/.well-known/jwks.json') return send(200, { keys: [jwk] });
-    if (/^\/internal\/users\/[^/]+\/standing$/.test(req.url ?? '')) return send(200, { role: 'user', status: 'active' });
+    // Users whose id starts with `admin` are administrators.
+    if (/^\/internal\/users\/[^/]+\/standing$/.test(req.url ?? '')) return send(200, { role: req.url!.startsWith('/internal/users/admin') ? 'admin' : 'user', status: 'active' });
     return send(404, { detail: 'Not found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,76 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp } from './common.ts';
+
+export const OPT_OUT_NOTHING_GIVEN = 'Please give an email address, a phone number or a website';
+export const OPT_OUT_BAD_PHONE = 'Please give the phone number in international format, starting with + and the country code';
+export const OPT_OUT_BAD_WEBSITE = 'Please give a website address such as example.com';
+
+/**
+ * POST /api/opt-out (public): a person asks to be left out of the leads. An exact email address or
+ * phone number is suppressed at once; a whole website or domain waits for an administrator.
+ */
+export const OptOutRequest = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: 254, format: 'email', errorMessage: { format: 'Please enter a valid email address', maxLength: 'Email is too long' } })),
+  phone: Type.Optional(Type.String({ maxLength: 40, errorMessage: { maxLength: 'Phone number is too long' } })),
+  website: Type.Optional(Type.String({ maxLength: 2048, errorMessage: { maxLength: 'Website address is too long' } })),
+  reason: Type.Optional(Type.String({ maxLength: 2000, errorMessage: { maxLength: 'Reason is too long (at most 2,000 characters)' } })),
+}, { additionalProperties: false });
+export type OptOutRequest = Static<typeof OptOutRequest>;
+
+/**
+ * `applied`: suppressed (email/phone at once); `pending`: the website waits for an administrator
+ * (its email/phone are suppressed already); `approved`: the website's domain is suppressed too;
+ * `rejected`: the website is not (an email/phone given with it stays suppressed); `lifted`: nothing
+ * of it is suppressed any more.
+ */
+export const OptOutStatus = Type.Union([
+  Type.Literal('applied'), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('lifted'),
+]);
+export type OptOutStatus = Static<typeof OptOutStatus>;
+
+export const OptOutResponse = Type.Object({ id: Type.String(), status: OptOutStatus });
+export type OptOutResponse = Static<typeof OptOutResponse>;
+
+export const OptOutEntry = Type.Object({
+  id: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  /** E.164 (`+4933224288333`). */
+  phone: Type.Union([Type.String(), Type.Null()]),
+  /** The website as given. */
+  website: Type.Union([Type.String(), Type.Null()]),
+  /** What a website is matched by: its registrable domain, or its host when it has none (an IP address). */
+  domain: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  status: OptOutStatus,
+  created_at: Timestamp,
+  decided_at: Type.Union([Timestamp, Type.Null()]),
+});
+export type OptOutEntry = Static<typeof OptOutEntry>;
+
+/** One suppressed value: never in new searches, blanked in past ones. */
+export const SuppressedValue = Type.Object({
+  kind: Type.Union([Type.Literal('email'), Type.Literal('phone'), Type.Literal('domain')]),
+  value: Type.String(),
+  opt_out_id: Type.String(),
+});
+export type SuppressedValue = Static<typeof SuppressedValue>;
+
+export const AdminOptOutQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200, errorMessage: 'q must be at most 200 characters' })),
+  status: Type.Optional(OptOutStatus),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, errorMessage: 'page must be a whole number from 1' })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, errorMessage: 'page_size must be a whole number from 1 to 100' })),
+}, { additionalProperties: false });
+export type AdminOptOutQuery = Static<typeof AdminOptOutQuery>;
+
+/** GET /api/admin/opt-outs — the requests (newest first) and the suppression list, both filtered by `q`. */
+export const AdminOptOutList = Type.Object({
+  requests: Type.Array(OptOutEntry),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  suppressed: Type.Array(SuppressedValue),
+});
+export type AdminOptOutList = Static<typeof AdminOptOutList>;
+
+export const OptOutId = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -1,0 +1,51 @@
+import type { DbOrTrx, Trx } from './searchRecord.ts';
+
+/** The engine is never asked for more than this many leads for one search. */
+const MAX_ENGINE_QUANTITY = 1000;
+
+const cutoff = (db: DbOrTrx, windowDays: number) => db.raw("now() - (? * interval '1 day')", [windowDays]);
+
+/**
+ * Serialises the ownership checks of one user's searches for the rest of the transaction, so that
+ * "is it owned?" and "claim it" are one step: two searches of the same area cannot both take a
+ * business as new. Taken after the search row's lock, and only by lead intake: no lock cycle.
+ */
+export async function lockOwnership(trx: Trx, userId: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`owned-businesses:${userId}`]);
+}
+
+/** True when another search gave the user one of these keys within the window (caller holds lockOwnership). */
+export async function isOwned(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number): Promise<boolean> {
+  const row = await trx('owned_businesses')
+    .where({ user_id: userId })
+    .whereIn('business_key', keys)
+    .whereNot({ search_id: searchId })
+    .andWhere('acquired_at', '>', cutoff(trx, windowDays))
+    .first('business_key');
+  return row !== undefined;
+}
+
+/** Records the business as the user's from this search (caller holds lockOwnership); a claim past the window is renewed. */
+export async function claimBusiness(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number): Promise<void> {
+  await trx('owned_businesses')
+    .insert(keys.map((business_key) => ({ user_id: userId, business_key, search_id: searchId })))
+    .onConflict(['user_id', 'business_key'])
+    .merge({ search_id: trx.raw('excluded.search_id'), acquired_at: trx.fn.now() })
+    .where('owned_businesses.acquired_at', '<=', cutoff(trx, windowDays));
+}
+
+/**
+ * What to ask the engine for so that skipping owned businesses still fills the quantity: the
+ * quantity plus the leads the user got from earlier searches of the same location within the window
+ * (the businesses most likely to come back). Owned ones are included, not skipped, on request.
+ */
+export async function engineQuantityFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number): Promise<number> {
+  if (includeOwned || windowDays === 0) return quantity;
+  const [{ owned }] = await db('leads')
+    .join('lead_searches', 'lead_searches.id', 'leads.search_id')
+    .where('lead_searches.user_id', userId)
+    .andWhereRaw('lower(lead_searches.location) = lower(?)', [location.trim()])
+    .andWhere('leads.created_at', '>', cutoff(db, windowDays))
+    .count({ owned: '*' });
+  return Math.min(MAX_ENGINE_QUANTITY, Math.max(quantity, quantity + Number(owned)));
+}

@@ -1,0 +1,31 @@
+import type { App } from '@leadforge/kit';
+import { AdminOptOutList, AdminOptOutQuery, ErrorBody, OptOutEntry, OptOutId } from '@leadforge/contracts';
+import type { LeadsRuntime } from '../leadsRuntime.ts';
+import { decideOptOut, listOptOuts } from '../domain/optOuts.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** The administrators' side of opt-outs: the list, decisions on websites, and lifting a suppression. */
+export async function adminOptOutRoutes(app: App, rt: LeadsRuntime): Promise<void> {
+  const { db } = rt.ctx;
+
+  app.get('/api/admin/opt-outs', {
+    schema: { querystring: AdminOptOutQuery, response: { 200: AdminOptOutList, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => listOptOuts(db, request.query as AdminOptOutQuery));
+
+  app.post('/api/admin/opt-outs/:id/approve', {
+    schema: { params: OptOutId, response: { 200: OptOutEntry, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => decideOptOut(db, (request.params as { id: string }).id, 'approve'));
+
+  app.post('/api/admin/opt-outs/:id/reject', {
+    schema: { params: OptOutId, response: { 200: OptOutEntry, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => decideOptOut(db, (request.params as { id: string }).id, 'reject'));
+
+  app.delete('/api/admin/opt-outs/:id', {
+    schema: { params: OptOutId, response: { 200: OptOutEntry, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => decideOptOut(db, (request.params as { id: string }).id, 'lift'));
+}

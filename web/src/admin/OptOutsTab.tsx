@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import type { OptOutEntry, OptOutStatus } from '@leadforge/contracts';
+import { errorDetail } from '../api/client';
+import { decideOptOut, fetchOptOuts, type OptOutDecision } from '../optOut/optOutApi';
+import { dateTime, whole } from './format';
+import { useNotices } from './notices';
+import { Pager } from './Pager';
+import { useConfirm } from './useConfirm';
+import { useDebounced } from './useDebounced';
+import { useRemoteData } from './useRemoteData';
+
+const PAGE_SIZE = 20;
+
+const STATUS_BADGE: Record<OptOutStatus, string> = {
+  applied: 'admin-badge admin-badge-success',
+  approved: 'admin-badge admin-badge-success',
+  pending: 'admin-badge admin-badge-warning',
+  rejected: 'admin-badge',
+  lifted: 'admin-badge',
+};
+
+const DONE: Record<OptOutDecision, string> = {
+  approve: 'Website suppressed',
+  reject: 'Website request rejected',
+  lift: 'Suppression lifted',
+};
+
+/** Opt-out requests (websites wait here for a decision) and the list of what is suppressed now. */
+export function OptOutsTab({ version }: { version: number }) {
+  const notices = useNotices();
+  const [confirm, confirmDialog] = useConfirm();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState('');
+  const [changes, setChanges] = useState(0);
+  const q = useDebounced(search.trim());
+  const list = useRemoteData(() => fetchOptOuts({ q, page, page_size: PAGE_SIZE }), JSON.stringify([q, page, version, changes]));
+  const requests = list.data?.requests ?? [];
+  const suppressed = list.data?.suppressed ?? [];
+
+  async function decide(entry: OptOutEntry, decision: OptOutDecision) {
+    if (decision === 'lift' && !(await confirm({
+      title: 'Lift this suppression?',
+      message: 'Its contacts will appear again in new searches and in past searches and exports.',
+      confirmLabel: 'Lift',
+      danger: true,
+    }))) return;
+    setBusy(entry.id);
+    try {
+      await decideOptOut(entry.id, decision);
+      notices.success(DONE[decision]);
+      setChanges((n) => n + 1);
+    } catch (err) {
+      notices.error(errorDetail(err, 'The request could not be updated'));
+    } finally {
+      setBusy('');
+    }
+  }
+
+  return (
+    <div className="admin-tab-body">
+      {confirmDialog}
+      <div className="admin-toolbar">
+        <div className="field admin-search">
+          <label htmlFor="admin-opt-out-search">Search opt-outs</label>
+          <input id="admin-opt-out-search" type="search" placeholder="Email, phone, website or reason" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1); }} />
+        </div>
+      </div>
+
+      <section className="card admin-section" aria-labelledby="admin-opt-outs-heading" aria-busy={list.loading}>
+        <h2 id="admin-opt-outs-heading">Opt-out requests {list.data && <span className="muted">({whole(list.data.total)})</span>}</h2>
+        {list.failure ? <p className="alert alert-error">{errorDetail(list.failure, 'Failed to fetch opt-outs')}</p> : null}
+        {!list.data && list.loading ? <p className="muted">Loading opt-outs...</p> : requests.length === 0 ? (
+          <p className="muted">{q ? 'No opt-outs match this search' : 'No opt-out requests yet'}</p>
+        ) : (
+          <div className="admin-table-wrap">
+            <table className="admin-table" data-testid="opt-out-requests">
+              <thead>
+                <tr><th>Received</th><th>Email</th><th>Phone</th><th>Website</th><th>Reason</th><th>Status</th><th>Actions</th></tr>
+              </thead>
+              <tbody>
+                {requests.map((entry) => (
+                  <tr key={entry.id}>
+                    <td><time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time></td>
+                    <td>{entry.email ?? ''}</td>
+                    <td>{entry.phone ?? ''}</td>
+                    <td>{entry.website ? <>{entry.website}{entry.domain && entry.domain !== entry.website ? <span className="muted"> ({entry.domain})</span> : null}</> : ''}</td>
+                    <td>{entry.reason ?? ''}</td>
+                    <td><span className={STATUS_BADGE[entry.status]}>{entry.status}</span></td>
+                    <td>
+                      <div className="admin-actions">
+                        {entry.status === 'pending' && (
+                          <>
+                            <button type="button" className="btn btn-primary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'approve')}>Approve</button>
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'reject')}>Reject</button>
+                          </>
+                        )}
+                        {entry.status !== 'lifted' && (
+                          <button type="button" className="btn btn-danger-outline btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'lift')}>Lift</button>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPage={setPage} busy={list.loading} />
+      </section>
+
+      <section className="card admin-section" aria-labelledby="admin-suppressed-heading">
+        <h2 id="admin-suppressed-heading">Suppression list {list.data && <span className="muted">({whole(suppressed.length)})</span>}</h2>
+        {suppressed.length === 0 ? <p className="muted">Nothing is suppressed{q ? ' that matches this search' : ''}</p> : (
+          <ul className="admin-suppressed" data-testid="suppression-list">
+            {suppressed.map((s) => (
+              <li key={`${s.kind}:${s.value}:${s.opt_out_id}`}><span className="admin-badge">{s.kind}</span> {s.value}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

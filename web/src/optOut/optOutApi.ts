@@ -1,0 +1,21 @@
+import type { AdminOptOutList, OptOutEntry, OptOutRequest, OptOutResponse } from '@leadforge/contracts';
+import { api } from '../api/client';
+
+/** The public opt-out request: only the fields given are sent. */
+export async function requestOptOut(form: Required<Pick<OptOutRequest, 'email' | 'phone' | 'website' | 'reason'>>): Promise<OptOutResponse> {
+  const body: OptOutRequest = {};
+  for (const key of ['email', 'phone', 'website', 'reason'] as const) if (form[key].trim()) body[key] = form[key].trim();
+  return (await api.post<OptOutResponse>('/api/opt-out', body)).data;
+}
+
+export async function fetchOptOuts(params: { q?: string; page: number; page_size: number }): Promise<AdminOptOutList> {
+  return (await api.get<AdminOptOutList>('/api/admin/opt-outs', { params: params.q ? params : { page: params.page, page_size: params.page_size } })).data;
+}
+
+export type OptOutDecision = 'approve' | 'reject' | 'lift';
+
+export async function decideOptOut(id: string, decision: OptOutDecision): Promise<OptOutEntry> {
+  const path = `/api/admin/opt-outs/${encodeURIComponent(id)}`;
+  if (decision === 'lift') return (await api.delete<OptOutEntry>(path)).data;
+  return (await api.post<OptOutEntry>(`${path}/${decision}`)).data;
+}
