@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
@@ -109,7 +110,7 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
     const bytes = fs.readFileSync(file!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('Name,Company,Email,Phone,Website,City');
+    expect(lines[0]).toBe([...LEADS_CSV_COLUMNS, ...LEAD_VERDICT_COLUMNS.map(({ header }) => header)].join(','));
     expect(lines).toHaveLength(21);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { insufficientCreditsDetail } from '@leadforge/contracts';
+import { insufficientCreditsDetail, LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
@@ -44,7 +44,7 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     const csv = await fetch(`${product.stack.url}/api/lead-searches/${started.body.id}/export.csv`, { headers: bearer(user.token) });
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="leadforge-dentists-london-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows: string[][] = parse(Buffer.from(await csv.arrayBuffer()), { bom: true });
-    expect(rows[0]).toEqual(['Name', 'Company', 'Email', 'Phone', 'Website', 'City']);
+    expect(rows[0]).toEqual([...LEADS_CSV_COLUMNS, ...LEAD_VERDICT_COLUMNS.map(({ header }) => header)]);
     expect(rows.slice(1).map((r) => r[1])).toEqual(leads.map((l: { company: string }) => l.company));
     expect(await product.balance(user.token)).toBe(75);
   }, 90_000);

@@ -6,7 +6,8 @@ import { emptyTally, phoneKey, precision, recall, tally } from './realSites/cont
 import { countryOfTown } from './realSites/placeCountry.ts';
 import { loadRealSites } from './realSites/realSite.ts';
 
-const TARGETS = { emailPrecision: 0.97, emailRecall: 0.9, phonePrecision: 0.95, phoneRecall: 0.9 };
+// The lead engine's targets (docs/lead-engine.md).
+const TARGETS = { emailPrecision: 0.99, emailRecall: 0.95, phonePrecision: 0.99, phoneRecall: 0.95 };
 
 describe('contact extraction on real sites (test/fixtures/real-sites)', () => {
   it('reaches the precision and recall targets for emails and phones', () => {
@@ -16,9 +17,9 @@ describe('contact extraction on real sites (test/fixtures/real-sites)', () => {
     const phones = emptyTally();
 
     for (const site of sites) {
-      // The pipeline reads numbers in the country of the place it searched; here the place is the
-      // labelled town. Without one, the site's country TLD; never the numbers on the page.
-      const country = countryOfTown(site.truth.city) ?? countryOfHost(hostOf(site.siteUrl) ?? '');
+      // The pipeline reads numbers in the country of the place it searched: here the labelled
+      // country of the place, else its town's. Without one, the site's country TLD; never the numbers on the page.
+      const country = site.truth.country ?? countryOfTown(site.truth.city) ?? countryOfHost(hostOf(site.siteUrl) ?? '');
       const found = extractContacts(site.pages, { defaultCountry: country, siteUrl: site.siteUrl });
       tally(emails, site.slug, found.emails, site.truth.emails, site.truth.optional_emails ?? []);
       tally(

@@ -115,7 +115,7 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
   }));
   if (options.includeRealSites) {
     const { countryOfTown } = await import('../realSites/placeCountry.ts');
-    realSites.forEach((site, i) => places.push({ id: 5000 + i, name: site.name, website: `http://${site.host}/`, city: site.city ?? undefined, country: countryOfTown(site.city) }));
+    realSites.forEach((site, i) => places.push({ id: 5000 + i, name: site.name, website: `http://${site.host}/`, city: site.city ?? undefined, country: site.truth.country ?? countryOfTown(site.city) }));
   }
   if (options.includeFaultPlaces) {
     Object.values(FAULT_HOSTS).forEach((host, i) => places.push({ id: 9000 + i, name: `Fault ${host}`, website: `http://${host}/`, city: 'London' }));

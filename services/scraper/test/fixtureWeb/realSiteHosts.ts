@@ -10,7 +10,7 @@ export interface RealSiteHost {
   city: string | null;
   index: string;
   contact: string;
-  truth: { emails: string[]; phones: string[]; optional_emails?: string[]; optional_phones?: string[] };
+  truth: { emails: string[]; phones: string[]; optional_emails?: string[]; optional_phones?: string[]; country?: string | null };
 }
 
 const titleOf = (html: string): string | undefined => /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FetchedPage } from '../../src/domain/extract/types.ts';
+import type { CountryCode, FetchedPage } from '../../src/domain/extract/types.ts';
 import { REAL_SITES_DIR } from '../fixturePaths.ts';
 
 export interface Truth {
@@ -9,6 +9,8 @@ export interface Truth {
   optional_emails?: string[];
   optional_phones?: string[];
   city: string | null;
+  /** The place's country (ISO 3166 alpha-2), as the maps source gives it; null when unknown. */
+  country?: CountryCode | null;
 }
 
 export interface RealSite {
