@@ -6,6 +6,7 @@ import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { accountRoutes } from './routes/accountRoutes.ts';
 import { apiKeyRoutes } from './routes/apiKeyRoutes.ts';
+import { apiDocsRoutes } from './routes/apiDocsRoutes.ts';
 import { verifyApiKey } from './domain/apiKeys.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
 import { startReceiptConsumer } from './mail/receiptConsumer.ts';
@@ -34,6 +35,7 @@ export const authService: ServiceDefinition = {
     await publicRoutes(app, rt);
     await accountRoutes(app, rt);
     await apiKeyRoutes(app, rt);
+    await apiDocsRoutes(app);
     await internalRoutes(app, rt);
   },
 

@@ -35,6 +35,9 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', path: '/api/api-keys', service: 'auth', access: 'user' },
   { method: 'GET', path: '/api/api-keys', service: 'auth', access: 'user' },
   { method: 'DELETE', path: '/api/api-keys/:id', service: 'auth', access: 'user' },
+  { method: 'GET', path: '/api/openapi.json', service: 'auth', access: 'public' },
+  { method: 'GET', path: '/api/docs', service: 'auth', access: 'public' },
+  { method: 'GET', path: '/api/docs/:file', service: 'auth', access: 'public' },
 
   { method: 'GET', path: '/api/payments/config', service: 'billing', access: 'public' },
   { method: 'GET', path: '/api/payments/history', service: 'billing', access: 'user' },

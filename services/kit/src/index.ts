@@ -11,6 +11,7 @@ export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
 export * from './http/authentication.ts';
 export * from './http/apiKeyAuthentication.ts';
+export * from './http/routeSchemas.ts';
 export * from './http/internalCalls.ts';
 export * from './http/errorHandler.ts';
 export * from './http/hostileInput.ts';

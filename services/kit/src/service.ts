@@ -20,6 +20,7 @@ import { registerHealth } from './http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
 import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from './http/apiKeyAuthentication.ts';
 import { InternalClient } from './http/internalCalls.ts';
+import { recordApiRoutes, type RecordedRoute } from './http/routeSchemas.ts';
 import { memoryCounterStore, redisCounterStore, type CounterStore } from './http/rateLimits.ts';
 import { startTracing } from './tracing.ts';
 
@@ -57,6 +58,8 @@ export interface RunningService {
   url: string;
   app: App;
   ctx: ServiceContext;
+  /** Its `/api/*` routes with their schemas (for the OpenAPI document). */
+  apiRoutes: RecordedRoute[];
   stop(): Promise<void>;
 }
 
@@ -143,6 +146,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     },
   });
   moveAuthChecksBeforeValidation(app);
+  const apiRoutes = recordApiRoutes(app);
   await def.routes(app, ctx);
 
   await app.listen({ host: config.host, port: options.port ?? config.port });
@@ -159,6 +163,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     url,
     app,
     ctx,
+    apiRoutes,
     async stop() {
       shuttingDown = true;
       await app.close();

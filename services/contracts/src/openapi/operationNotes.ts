@@ -1,0 +1,62 @@
+/**
+ * What the schemas cannot say: a summary and examples for the calls integrations use most, and the
+ * answers that are not JSON (files, streams, pages). Keyed by route name (`METHOD /path`).
+ */
+interface OperationNote {
+  summary: string;
+  description?: string;
+  examples?: { request?: unknown; response?: unknown };
+}
+
+const SEARCH_EXAMPLE = {
+  id: '0193a1c0-7d2e-7c4a-9a51-2f4b8d6e1a10', industry: 'Dentists', location: 'London', quantity: 25, status: 'running',
+  reason: null, error: null, leads_count: 0, credits_used: 0, created_at: '2026-11-24T11:19:40.000Z', finished_at: null,
+};
+
+export const OPERATION_NOTES: Record<string, OperationNote> = {
+  'POST /api/auth/register': { summary: 'Create an account', examples: { request: { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct-horse' } } },
+  'POST /api/auth/login': { summary: 'Sign in (a session token)', examples: { request: { email: 'ada@example.com', password: 'correct-horse' } } },
+  'GET /api/auth/me': { summary: 'Who is calling, and their credit balance' },
+  'POST /api/api-keys': {
+    summary: 'Create an API key (its secret is in this answer only)',
+    examples: {
+      request: { name: 'CRM sync', expires_in_days: 90 },
+      response: { id: '0193a1b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b', name: 'CRM sync', prefix: 'lf_Xq3v9TzA', key: 'lf_Xq3v9TzA...', created_at: '2026-11-24T11:00:00.000Z', expires_at: '2027-02-22T11:00:00.000Z' },
+    },
+  },
+  'GET /api/api-keys': { summary: 'Your live API keys (never their secrets)' },
+  'DELETE /api/api-keys/:id': { summary: 'Revoke an API key; it stops working at once' },
+  'POST /api/lead-searches': {
+    summary: 'Start a lead search (answers at once; follow it by its id or its events)',
+    examples: { request: { industry: 'Dentists', location: 'London', quantity: 25 }, response: SEARCH_EXAMPLE },
+  },
+  'POST /api/generate-leads': {
+    summary: 'Run a lead search and wait for its leads',
+    examples: { request: { industry: 'Dentists', location: 'London', quantity: 10 } },
+  },
+  'GET /api/lead-searches': { summary: 'Your searches, newest first (history)' },
+  'GET /api/lead-searches/:id': { summary: 'One search with its stats and every lead' },
+  'DELETE /api/lead-searches/:id': { summary: 'Cancel a running search (its delivered leads are kept and charged)' },
+  'GET /api/lead-searches/:id/events': {
+    summary: 'The live feed of a search (Server-Sent Events)',
+    description: 'Events `progress`, `leads` and `finished`, each with an `id:`; reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume. The stream ends after `finished`.',
+  },
+  'GET /api/lead-searches/:id/export.csv': { summary: 'Download the leads as CSV' },
+  'GET /api/lead-searches/:id/export.json': { summary: 'Download the search and its leads as JSON' },
+  'GET /api/lead-searches/:id/export.xlsx': { summary: 'Download the leads as an Excel workbook' },
+  'GET /api/openapi.json': { summary: 'This document' },
+  'GET /api/docs': { summary: 'The interactive API reference (HTML)' },
+  'GET /api/docs/:file': { summary: 'A file of the interactive reference (script or style sheet)' },
+};
+
+/** Answers that are not JSON bodies of a registered response schema. */
+export const RAW_RESPONSES: Record<string, { description: string; types: string[]; schema?: unknown }> = {
+  'GET /api/lead-searches/:id/events': { description: 'A Server-Sent Events stream', types: ['text/event-stream'] },
+  'GET /api/lead-searches/:id/export.csv': { description: 'A CSV file (UTF-8 with BOM)', types: ['text/csv'] },
+  'GET /api/lead-searches/:id/export.json': { description: 'A JSON file: `{search, leads}`', types: ['application/json'], schema: { type: 'object', required: ['search', 'leads'], properties: { search: { type: 'object' }, leads: { type: 'array', items: { type: 'object' } } } } },
+  'GET /api/lead-searches/:id/export.xlsx': { description: 'An Excel workbook', types: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
+  'GET /api/openapi.json': { description: 'An OpenAPI 3.1 document', types: ['application/json'], schema: { type: 'object', required: ['openapi', 'paths'] } },
+  'GET /api/docs': { description: 'An HTML page', types: ['text/html'] },
+  'GET /api/docs/:file': { description: 'A script or style sheet', types: ['application/javascript', 'text/css'] },
+  'GET /api/account/export': { description: 'Everything Leadforge keeps about you, as a JSON file', types: ['application/json'], schema: { type: 'object' } },
+};
