@@ -51,5 +51,6 @@ export async function findOwnEndpoint(db: DbOrTrx, userId: string, id: string): 
 /** Removes the endpoint with its deliveries (pending ones are never sent). True when there was one. */
 export async function deleteOwnEndpoint(db: DbOrTrx, userId: string, id: string): Promise<boolean> {
   if (!UUID.test(id)) return false;
-  return (await db('webhook_endpoints').where({ id, user_id: userId }).delete()) > 0;
+  const deleted = await db('webhook_endpoints').where({ id, user_id: userId }).delete().returning('id');
+  return deleted.length > 0;
 }

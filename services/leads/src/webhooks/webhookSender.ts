@@ -100,8 +100,8 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
       // The endpoint may have been deleted meanwhile (its deliveries with it): then there is nothing to record.
       const updated = await trx('webhook_deliveries').where({ id: delivery.id }).update(
         delivered ? { status: 'delivered' } : next ? { next_attempt_at: next } : { status: 'failed' },
-      );
-      if (!updated) return;
+      ).returning('id');
+      if (!updated.length) return;
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
         attempt: delivery.attempts,
