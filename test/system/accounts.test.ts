@@ -100,7 +100,7 @@ describe('accounts through the gateway: password reset by email, change password
     const reg = await api('POST', '/api/auth/register', { name: 'Mae Jemison', email: 'mae@example.com', password: 'endeavour92' });
     const token = reg.body.access_token as string;
     expect((await api('GET', '/api/payments/history', undefined, bearer(token))).status).toBe(200);
-    const deleted = await api('POST', '/api/auth/account-deletion', { password: 'endeavour92' }, bearer(token));
+    const deleted = await api('DELETE', '/api/account', { password: 'endeavour92' }, bearer(token));
     expect(deleted).toMatchObject({ status: 200, body: { message: 'Your account has been deleted.' } });
     expect((await api('GET', '/api/auth/me', undefined, bearer(token))).status).toBe(401);
     // Billing trusted this user's standing for up to 30 s: refused once that runs out.

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@leadforge/kit';
 import { perService } from '@leadforge/kit';
 import { matureCommissions } from './domain/commissions.ts';
 import { startAffiliateConsumers } from './events/consumers.ts';
+import { accountDataRoutes } from './routes/accountDataRoutes.ts';
 import { affiliateRoutes } from './routes/affiliateRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
 import { buildRuntime } from './runtime.ts';
@@ -17,6 +18,7 @@ export const affiliateService: ServiceDefinition = {
     const rt = await runtimeOf(ctx);
     await affiliateRoutes(app, rt);
     await payoutRoutes(app, rt);
+    await accountDataRoutes(app, rt);
   },
 
   async start(ctx) {

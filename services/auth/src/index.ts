@@ -10,6 +10,7 @@ import { apiDocsRoutes } from './routes/apiDocsRoutes.ts';
 import { verifyApiKey } from './domain/apiKeys.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
 import { startReceiptConsumer } from './mail/receiptConsumer.ts';
+import { startSearchReadyConsumer } from './mail/searchReadyConsumer.ts';
 import { findUser, promoteAdmins } from './domain/users.ts';
 
 const runtimeOf = perService(buildRuntime);
@@ -64,9 +65,11 @@ export const authService: ServiceDefinition = {
       },
     });
     const receipts = await startReceiptConsumer(ctx, mailSender.wake);
+    const searchReady = await startSearchReadyConsumer(ctx, mailSender.wake);
     return async () => {
       await subscription.close();
       await receipts.close();
+      await searchReady.close();
       await mailSender.stop();
     };
   },

@@ -21,6 +21,7 @@ export interface AuthRuntime {
     resetPerIpPerHour: number;
     resetPerEmailPerHour: number;
     passwordChangePerUserPer15Minutes: number;
+    exportPerUserPer15Minutes: number;
   };
   mail: { transport: MailTransport; retryBaseMs: number; wake: () => void };
 }
@@ -43,6 +44,7 @@ export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
       resetPerIpPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_IP_PER_HOUR', 20, 1),
       resetPerEmailPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR', 3, 1),
       passwordChangePerUserPer15Minutes: readInt(env, 'AUTH_PASSWORD_CHANGE_PER_USER_PER_15_MINUTES', 10, 1),
+      exportPerUserPer15Minutes: readInt(env, 'AUTH_ACCOUNT_EXPORT_PER_USER_PER_15_MINUTES', 5, 1),
     },
     // The sender starts with the service; until then a wake-up has nothing to do.
     mail: { transport: mailTransportFrom(env, ctx.config, ctx.log), retryBaseMs: readInt(env, 'MAIL_RETRY_BASE_SECONDS', 60, 1, 3600) * 1000, wake: () => undefined },

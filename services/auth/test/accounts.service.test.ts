@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -145,34 +146,56 @@ for (const kind of kinds) {
       expect(row.sent_at).toBeTruthy();
     });
 
-    it('deletes the account on the password: sessions end, the address is gone, the others are told', async () => {
+    it('deletes the account on the password: sessions end, the address is gone, the others are told; the address may register again without a grant', async () => {
       const { access_token, user } = await register('leaving@example.com', 'goodbye-1');
-      const wrong = await call('POST', '/api/auth/account-deletion', { password: 'nope-nope' }, access_token);
+      const wrong = await call('DELETE', '/api/account', { password: 'nope-nope' }, access_token);
       expect(wrong).toEqual({ status: 400, body: { detail: 'Your password is incorrect', code: 'wrong_password' } });
-      const deleted = await call('POST', '/api/auth/account-deletion', { password: 'goodbye-1' }, access_token);
+      expect((await call('DELETE', '/api/account', {}, access_token)).status).toBe(400);
+      const deleted = await call('DELETE', '/api/account', { password: 'goodbye-1' }, access_token);
       expect(deleted).toEqual({ status: 200, body: { message: 'Your account has been deleted.' } });
 
       expect((await call('GET', '/api/auth/me', undefined, access_token)).status).toBe(401);
+      expect((await call('DELETE', '/api/account', { password: 'goodbye-1' }, access_token)).status).toBe(401);
       expect((await call('POST', '/api/auth/login', { email: 'leaving@example.com', password: 'goodbye-1' })).status).toBe(401);
       const row = await svc.ctx.db('users').where({ id: user.id }).first();
-      expect(row).toMatchObject({ name: 'Deleted user', status: 'deleted' });
-      expect(JSON.stringify(row)).not.toContain('leaving@example.com');
-      const event = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.status_changed'").andWhereRaw("envelope->'data'->>'user_id' = ?", [user.id]).first();
-      expect(event.envelope.data).toMatchObject({ status: 'deleted' });
+      expect(row).toMatchObject({ name: 'Deleted user', email: `deleted-${user.id}@deleted.invalid`, status: 'deleted' });
+      const event = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'account.deleted'").andWhereRaw("envelope->'data'->>'user_id' = ?", [user.id]).first();
+      expect(event.envelope.data).toMatchObject({ user_id: user.id, email_sha256: crypto.createHash('sha256').update('leaving@example.com').digest('hex') });
+      expect(JSON.stringify(event.envelope)).not.toContain('leaving@example.com');
 
       const goodbye = await waitForMail(mailDir, 'leaving@example.com', /^Your Leadforge account was deleted$/);
       expect(goodbye.text).toContain('remaining credits were forfeited');
-      // A second signup grant is not to be had by deleting and registering again.
+      // Once the last email is sent, no table of auth holds the address.
+      await expect.poll(async () => {
+        const tables = ['users', 'mail_outbox', 'withheld_signup_grants', 'password_reset_tokens', 'kit_outbox'];
+        const dumps = await Promise.all(tables.map(async (t) => JSON.stringify(await svc.ctx.db(t).select())));
+        return dumps.some((d) => d.toLowerCase().includes('leaving@example.com'));
+      }, { timeout: 10_000 }).toBe(false);
+
+      // The address registers again, a new account; billing is told to withhold a second signup grant.
       const again = await call('POST', '/api/auth/register', { name: 'Back Again', email: 'Leaving@example.com', password: 'secret123' });
-      expect(again).toMatchObject({ status: 409, body: { detail: 'This email belonged to a deleted account; please contact support to reopen it' } });
+      expect(again).toMatchObject({ status: 201, body: { user: { email: 'leaving@example.com', name: 'Back Again' } } });
+      expect(again.body.user.id).not.toBe(user.id);
+      const registered = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.registered'").andWhereRaw("envelope->'data'->>'user_id' = ?", [again.body.user.id]).first();
+      expect(registered.envelope.data.signup_grant).toBe(false);
+      const fresh = await call('POST', '/api/auth/register', { name: 'New Person', email: 'first-time@example.com', password: 'secret123' });
+      const freshEvent = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.registered'").andWhereRaw("envelope->'data'->>'user_id' = ?", [fresh.body.user.id]).first();
+      expect(freshEvent.envelope.data.signup_grant).toBeUndefined();
     });
 
-    it('renames the signed-in user', async () => {
-      const { access_token } = await register('rename@example.com');
+    it('renames the signed-in user and announces it; keeps the search-ready email preference', async () => {
+      const { access_token, user } = await register('rename@example.com');
       const renamed = await call('PATCH', '/api/auth/me', { name: '  Rear Admiral Hopper ' }, access_token);
-      expect(renamed).toMatchObject({ status: 200, body: { name: 'Rear Admiral Hopper', email: 'rename@example.com' } });
+      expect(renamed).toMatchObject({ status: 200, body: { name: 'Rear Admiral Hopper', email: 'rename@example.com', notify_search_ready: true } });
       expect((await call('PATCH', '/api/auth/me', { name: '   ' }, access_token)).body).toMatchObject({ detail: 'Please enter your name' });
       expect((await call('GET', '/api/auth/me', undefined, access_token)).body.name).toBe('Rear Admiral Hopper');
+      const events = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.renamed'").andWhereRaw("envelope->'data'->>'user_id' = ?", [user.id]);
+      expect(events.map((e) => e.envelope.data)).toEqual([{ user_id: user.id, name: 'Rear Admiral Hopper' }]);
+
+      const off = await call('PATCH', '/api/auth/me', { notify_search_ready: false }, access_token);
+      expect(off).toMatchObject({ status: 200, body: { name: 'Rear Admiral Hopper', notify_search_ready: false } });
+      expect((await call('GET', '/api/auth/me', undefined, access_token)).body.notify_search_ready).toBe(false);
+      expect((await call('PATCH', '/api/auth/me', { notify_search_ready: 'no' }, access_token)).status).toBe(400);
     });
   });
 }
@@ -304,5 +327,60 @@ describe('receipts by email', () => {
     await new Promise((r) => setTimeout(r, 500));
     const receipts = (await readMailbox(path.join(dataDir, 'mail'))).filter((m) => m.subject.startsWith('Your Leadforge receipt'));
     expect(receipts).toHaveLength(1);
+  });
+
+  const event = (topic: string, type: string, key: string, occurredAt: Date, data: unknown) => ({
+    topic, key, envelope: { id: uuidv7(), type, version: 1, occurred_at: occurredAt.toISOString(), key, data },
+  });
+
+  it('emails a notice for a refund, once', async () => {
+    const call = caller(() => svc.url);
+    const reg = await call('POST', '/api/auth/register', { name: 'Mary Jackson', email: 'mary@example.com', password: 'secret123' });
+    const userId = reg.body.user.id as string;
+    const refunded = event(TOPICS.billingPurchase, 'purchase.refunded', userId, new Date(), {
+      purchase_id: 'purchase-2', user_id: userId, amount: 19, credits_reversed: 100, refunded_at: new Date().toISOString(),
+    });
+    await bus.publish([refunded, refunded]);
+    const notice = await waitForMail(path.join(dataDir, 'mail'), 'mary@example.com', /^Your Leadforge refund: \$19\.00$/);
+    expect(notice.text).toContain('Amount refunded: $19.00 USD');
+    expect(notice.text).toContain('Credits taken back: 100');
+    expect(notice.text).toContain('Reference: purchase-2');
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await readMailbox(path.join(dataDir, 'mail'))).filter((m) => m.subject.startsWith('Your Leadforge refund'))).toHaveLength(1);
+  });
+
+  it('emails "your leads are ready" for a search that ran more than a minute, unless turned off', async () => {
+    const call = caller(() => svc.url);
+    const mailDir = path.join(dataDir, 'mail');
+    const search = async (email: string, ranSeconds: number, status = 'completed') => {
+      const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email, password: 'secret123' });
+      const userId = reg.body.user.id as string;
+      const searchId = uuidv7();
+      const started = new Date(Date.now() - ranSeconds * 1000);
+      await bus.publish([
+        event(TOPICS.leadsSearch, 'search.requested', searchId, started, { search_id: searchId, user_id: userId, industry: 'bakeries', location: 'Lyon', quantity: 20, deadline_at: new Date().toISOString() }),
+        event(TOPICS.leadsSearch, 'search.completed', searchId, new Date(), { search_id: searchId, user_id: userId, results_count: 17, credits_used: 17, status, reason: null, timestamp: new Date().toISOString() }),
+      ]);
+      return reg.body.access_token as string;
+    };
+    await search('long@example.com', 95);
+    const ready = await waitForMail(mailDir, 'long@example.com', /^Your leads are ready: 17 leads$/);
+    expect(ready.links).toContain('http://127.0.0.1:5999/dashboard');
+    expect(ready.text).toContain('turn it off in your account settings');
+
+    await search('quick@example.com', 20);
+    await search('failed@example.com', 95, 'failed');
+    const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email: 'quiet@example.com', password: 'secret123' });
+    await call('PATCH', '/api/auth/me', { notify_search_ready: false }, reg.body.access_token);
+    const userId = reg.body.user.id as string;
+    const searchId = uuidv7();
+    await bus.publish([
+      event(TOPICS.leadsSearch, 'search.requested', searchId, new Date(Date.now() - 120_000), { search_id: searchId, user_id: userId, industry: 'bakeries', location: 'Lyon', quantity: 20, deadline_at: new Date().toISOString() }),
+      event(TOPICS.leadsSearch, 'search.completed', searchId, new Date(), { search_id: searchId, user_id: userId, results_count: 3, credits_used: 3, status: 'completed', reason: null, timestamp: new Date().toISOString() }),
+    ]);
+    await expect.poll(() => svc.ctx.db('searches_in_progress').count({ n: '*' }).first().then((r) => Number(r!.n)), { timeout: 5000 }).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    const sent = (await readMailbox(mailDir)).filter((m) => m.subject.startsWith('Your leads are ready')).map((m) => m.to);
+    expect(sent).toEqual([expect.stringContaining('long@example.com')]);
   });
 });

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@leadforge/kit';
 import { perService } from '@leadforge/kit';
 import { buildRuntime } from './runtime.ts';
 import { consumeSignups } from './events/signupConsumer.ts';
+import { accountDataRoutes } from './routes/accountDataRoutes.ts';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { paymentRoutes } from './routes/paymentRoutes.ts';
@@ -24,6 +25,7 @@ export const billingService: ServiceDefinition = {
     await webhookRoutes(app, rt);
     await adminRoutes(app, rt);
     await internalRoutes(app, rt);
+    await accountDataRoutes(app, rt);
   },
 
   async start(ctx) {

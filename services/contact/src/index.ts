@@ -1,5 +1,7 @@
 import type { ServiceDefinition } from '@leadforge/kit';
 import { contactRoutes } from './routes/contactRoutes.ts';
+import { accountDataRoutes } from './routes/accountDataRoutes.ts';
+import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';
 import { buildRuntime } from './runtime.ts';
 
 /** The public contact form: robot-checked submissions, announced to the admin panel. */
@@ -7,7 +9,13 @@ export const contactService: ServiceDefinition = {
   name: 'contact',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
   async routes(app, ctx) {
-    await contactRoutes(app, buildRuntime(ctx));
+    const rt = buildRuntime(ctx);
+    await contactRoutes(app, rt);
+    await accountDataRoutes(app, rt);
+  },
+  async start(ctx) {
+    const subscription = await consumeAccountDeletions(ctx);
+    return () => subscription.close();
   },
 };
 

@@ -54,9 +54,18 @@ export const UserRegistered = Type.Object({
   order_id: Type.Optional(Type.String()),
   /** SHA-256 (hex) of the promo claim token sent at registration; the token itself never travels on the bus. */
   promo_claim_hash: Type.Optional(Type.String()),
+  /** false when the address belonged to a deleted account: one signup grant per address, ever. */
+  signup_grant: Type.Optional(Type.Boolean()),
 });
 export const UserRoleChanged = Type.Object({ user_id: Type.String(), role: Role, actor_id: Type.Optional(Type.String()) });
 export const UserStatusChanged = Type.Object({ user_id: Type.String(), status: UserStatus, actor_id: Type.Optional(Type.String()) });
+export const UserRenamed = Type.Object({ user_id: Type.String(), name: Type.String() });
+/**
+ * A user deleted their account: every service erases or anonymises what it holds about them. The
+ * address travels only as the SHA-256 (hex) of its normalised form (trimmed, lower-case), which is
+ * enough to find rows kept by address (contact messages) without putting the address on the log.
+ */
+export const AccountDeleted = Type.Object({ user_id: Type.String(), email_sha256: Type.String(), deleted_at: Type.String() });
 
 export const CreditsChanged = Type.Object({
   user_id: Type.String(),
@@ -166,6 +175,8 @@ export const EVENT_TYPES = {
   'user.registered': { topic: TOPICS.authUser, schema: UserRegistered },
   'user.role_changed': { topic: TOPICS.authUser, schema: UserRoleChanged },
   'user.status_changed': { topic: TOPICS.authUser, schema: UserStatusChanged },
+  'user.renamed': { topic: TOPICS.authUser, schema: UserRenamed },
+  'account.deleted': { topic: TOPICS.authUser, schema: AccountDeleted },
   'credits.changed': { topic: TOPICS.billingCredits, schema: CreditsChanged },
   'purchase.completed': { topic: TOPICS.billingPurchase, schema: PurchaseCompleted },
   'purchase.refunded': { topic: TOPICS.billingPurchase, schema: PurchaseRefunded },

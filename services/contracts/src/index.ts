@@ -14,3 +14,4 @@ export * from './api/scraper.ts';
 export * from './api/scraperAdmin.ts';
 export * from './api/admin.ts';
 export * from './internal/billing.ts';
+export * from './internal/accountData.ts';

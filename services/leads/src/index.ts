@@ -6,6 +6,8 @@ import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
 import { exportRoute } from './routes/exportRoute.ts';
+import { accountDataRoute } from './routes/accountDataRoute.ts';
+import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';
 import { optOutRoutes } from './routes/optOutRoutes.ts';
 import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { jsonExportRoute } from './routes/jsonExportRoute.ts';
@@ -26,6 +28,7 @@ export const leadsService: ServiceDefinition = {
     await generateLeadsRoute(app, rt);
     await searchFeedRoute(app, rt);
     await exportRoute(app, rt);
+    await accountDataRoute(app, rt);
     await optOutRoutes(app, rt);
     await adminOptOutRoutes(app, rt);
     await jsonExportRoute(app, rt);
@@ -36,12 +39,14 @@ export const leadsService: ServiceDefinition = {
   async start(ctx) {
     const rt = runtimeOf(ctx);
     const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log, ownershipWindowDays: rt.config.ownershipWindowDays });
+    const erasure = await consumeAccountDeletions({ db: ctx.db, bus: ctx.bus, log: ctx.log });
     rt.sweeper.start();
     rt.webhooks.start();
     return async () => {
       await rt.webhooks.stop();
       await rt.sweeper.stop();
       await subscription.close();
+      await erasure.close();
     };
   },
 };

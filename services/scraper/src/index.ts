@@ -3,6 +3,7 @@ import { perService } from '@leadforge/kit';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { startSearchConsumer } from './jobs/searchConsumer.ts';
+import { startAccountErasureConsumer } from './jobs/accountErasureConsumer.ts';
 import { buildRuntime, type ScraperHooks, type ScraperRuntime } from './runtime.ts';
 
 export type { ScraperHooks, ScraperRuntime };
@@ -28,9 +29,11 @@ export function createScraperService(hooks: ScraperHooks = {}): ServiceDefinitio
       const rt = await runtimeOf(ctx);
       rt.usage.start();
       const subscription = await startSearchConsumer(rt);
+      const erasure = await startAccountErasureConsumer(rt);
       rt.worker.start();
       return async () => {
         await subscription.close();
+        await erasure.close();
         await rt.stop();
       };
     },

@@ -17,6 +17,17 @@ export async function confirmPasswordReset(token: string, password: string): Pro
 
 /** Deletes the signed-in user's account; their password confirms it. */
 export async function deleteAccount(password: string): Promise<string> {
-  const { data } = await api.post<Message>('/api/auth/account-deletion', { password });
+  const { data } = await api.delete<Message>('/api/account', { data: { password } });
   return data.message;
+}
+
+/** Whether a search that runs more than a minute emails "your leads are ready". */
+export async function readSearchReadyEmails(): Promise<boolean> {
+  const { data } = await api.get<{ notify_search_ready?: boolean }>('/api/auth/me');
+  return data.notify_search_ready !== false;
+}
+
+export async function setSearchReadyEmails(on: boolean): Promise<boolean> {
+  const { data } = await api.patch<{ notify_search_ready?: boolean }>('/api/auth/me', { notify_search_ready: on });
+  return data.notify_search_ready !== false;
 }

@@ -1,8 +1,8 @@
-import { startTransition, useState, type FormEvent } from 'react';
+import { startTransition, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, errorDetail } from '../api/client';
-import { collectMyData, downloadJson } from '../account/dataExport';
-import { deleteAccount } from '../account/accountApi';
+import { downloadMyData } from '../account/dataExport';
+import { deleteAccount, readSearchReadyEmails, setSearchReadyEmails } from '../account/accountApi';
 import { validateNewPassword } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
@@ -102,6 +102,44 @@ function PasswordSection() {
   );
 }
 
+function EmailSection() {
+  const [on, setOn] = useState<boolean | null>(null);
+  const [error, setError] = useState('');
+  const [saved, setSaved] = useState('');
+
+  useEffect(() => {
+    let current = true;
+    readSearchReadyEmails().then((value) => { if (current) setOn(value); }, () => { if (current) setOn(true); });
+    return () => { current = false; };
+  }, []);
+
+  const handleChange = async (next: boolean) => {
+    setError('');
+    setSaved('');
+    setOn(next);
+    try {
+      setOn(await setSearchReadyEmails(next));
+      setSaved(next ? 'We will email you when a long search is ready.' : 'We will not email you when a search is ready.');
+    } catch (err) {
+      setOn(!next);
+      setError(errorDetail(err, 'Could not save your choice; please try again.'));
+    }
+  };
+
+  return (
+    <section className="card settings-section" aria-labelledby="settings-email">
+      <h2 id="settings-email">Emails</h2>
+      <p className="muted">Receipts, refunds and security notices are always sent.</p>
+      <FormAlert message={error} />
+      <FormNotice message={saved} />
+      <label className="settings-confirm">
+        <input type="checkbox" name="notifySearchReady" checked={on ?? true} disabled={on === null} onChange={(e) => handleChange(e.target.checked)} />
+        <span>Email me when a search that takes more than a minute is ready</span>
+      </label>
+    </section>
+  );
+}
+
 function DataExportSection() {
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
@@ -110,8 +148,7 @@ function DataExportSection() {
     setError('');
     setPending(true);
     try {
-      const data = await collectMyData(api);
-      downloadJson(`leadforge-data-${data.exported_at.slice(0, 10)}.json`, data);
+      await downloadMyData(api);
     } catch (err) {
       setError(errorDetail(err, 'Could not collect your data; please try again.'));
     } finally {
@@ -122,7 +159,10 @@ function DataExportSection() {
   return (
     <section className="card settings-section" aria-labelledby="settings-data">
       <h2 id="settings-data">Your data</h2>
-      <p className="muted">One JSON file with your account, your purchases, every lead search with its leads, and your affiliate statement.</p>
+      <p className="muted">
+        One JSON file with everything Leadforge holds about you: your account, purchases and credit history, every
+        lead search with its leads, your affiliate records, and messages you sent us from your email address.
+      </p>
       <FormAlert message={error} />
       <button type="button" className="btn btn-secondary" onClick={handleExport} disabled={pending}>
         {pending ? 'Collecting...' : 'Download My Data'}
@@ -162,8 +202,9 @@ function DeleteAccountSection() {
     <section className="card settings-section settings-danger" aria-labelledby="settings-delete">
       <h2 id="settings-delete">Delete account</h2>
       <p className="muted">
-        Your name and email are removed and you are signed out everywhere. Remaining credits are lost and cannot be
-        refunded; the same email cannot be used to sign up again.
+        You are signed out everywhere at once, then your name, email, searches with their leads, messages and
+        affiliate details are erased from every part of Leadforge (purchase records keep only amounts and ids).
+        Remaining credits are lost and cannot be refunded; the same email may sign up again, without free credits.
       </p>
       <form onSubmit={handleSubmit} noValidate>
         <FormAlert message={error} />
@@ -184,9 +225,10 @@ export function SettingsPage() {
   return (
     <div className="container page settings-page">
       <h1>Account settings</h1>
-      <p className="muted">Your profile, your password, your data, and your account.</p>
+      <p className="muted">Your profile, your password, your emails, your data, and your account.</p>
       <ProfileSection />
       <PasswordSection />
+      <EmailSection />
       <DataExportSection />
       <DeleteAccountSection />
     </div>

@@ -1,7 +1,9 @@
-import { EVENT_TYPES, type EventType } from '@leadforge/contracts';
+import { EMAIL_SHA256_SQL, EVENT_TYPES, type EventType } from '@leadforge/contracts';
 import type { EventHandlers } from '@leadforge/kit';
 import { addToDay, eventTime, utcDay } from './dailyRollup.ts';
 import { changeUser } from './userChanges.ts';
+
+const AUDIT_DETAIL_ERASED = 'Details erased: the account was deleted.';
 
 /**
  * Applies each event to the read models. The kit's consumer calls these once per event id, inside the
@@ -24,6 +26,21 @@ export const readModelProjection: EventHandlers = {
   async 'user.status_changed'(data, _envelope, trx) {
     // A deleted account's name and address leave the admin panel with it (auth has erased them).
     await changeUser(trx, data.user_id, data.status === 'deleted' ? { status: data.status, name: null, email: null } : { status: data.status });
+  },
+
+  async 'user.renamed'(data, _envelope, trx) {
+    await changeUser(trx, data.user_id, { name: data.name });
+  },
+
+  async 'account.deleted'(data, _envelope, trx) {
+    // The account leaves the user list and the totals; its purchases and activity stay (ids and
+    // amounts, the figures of their days), and the messages sent from its address go.
+    await changeUser(trx, data.user_id, { status: 'deleted', name: null, email: null });
+    await trx('rm_contact_submissions').whereRaw(`${EMAIL_SHA256_SQL} = ?`, [data.email_sha256]).delete();
+    // The audit log keeps who did what to which id; the words naming the account are redacted
+    // (the only change its trigger allows).
+    await trx('admin_audit_log').where({ target_id: data.user_id }).whereNot({ detail: AUDIT_DETAIL_ERASED }).update({ detail: AUDIT_DETAIL_ERASED });
+    await trx('admin_audit_log').where({ actor_id: data.user_id }).update({ actor_email: `deleted-${data.user_id}@deleted.invalid` });
   },
 
   async 'credits.changed'(data, envelope, trx) {

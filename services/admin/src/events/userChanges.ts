@@ -19,7 +19,8 @@ function contribution(u: UserState) {
     listed: listed ? 1 : 0,
     admins: listed && u.role === 'admin' ? 1 : 0,
     inactive: u.created_at !== null && u.status === 'inactive' ? 1 : 0,
-    credits: u.credits,
+    // A deleted account's credits are forfeited: no longer credits in the system.
+    credits: u.status === 'deleted' ? 0 : u.credits,
   };
 }
 

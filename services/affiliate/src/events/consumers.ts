@@ -27,6 +27,7 @@ export function startAffiliateConsumers(rt: AffiliateRuntime): Promise<Subscript
       'user.status_changed': async (data, _envelope, trx) => {
         if (data.status === 'deleted') await eraseAccount(trx, data.user_id);
       },
+      'account.deleted': (data, _envelope, trx) => eraseAccount(trx, data.user_id, data.email_sha256),
       'purchase.completed': (data, _envelope, trx) => recordPurchase(trx, data),
       'purchase.refunded': (data, _envelope, trx) => recordRefund(trx, data),
     },

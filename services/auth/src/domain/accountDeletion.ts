@@ -1,47 +1,73 @@
 import crypto from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
-import { badRequest, conflict, emitEvent, notFound } from '@leadforge/kit';
-import { enqueueMail } from '../mail/mailOutbox.ts';
+import { badRequest, emitEvent, notFound } from '@leadforge/kit';
+import { ERASED_RECIPIENT, enqueueMail } from '../mail/mailOutbox.ts';
 import { accountDeletedMail } from '../mail/mailMessages.ts';
 import { verifyPassword } from './passwords.ts';
 import { normaliseEmail, type UserRow } from './users.ts';
 
+/** The address of a deleted account's row: its id alone, unique and never an address anyone has. */
+export const deletedEmailPlaceholder = (userId: string) => `deleted-${userId}@deleted.invalid`;
+
+/** The SHA-256 of a normalised address, as `account.deleted` carries it to the services that keep rows by address. */
+export const emailSha256 = (email: string) => crypto.createHash('sha256').update(normaliseEmail(email)).digest('hex');
+
+/** The key of the withheld-grant hashes: made once, kept in auth's own database. */
+async function erasureKey(db: Db | Knex.Transaction): Promise<string> {
+  await db('account_erasure_keys').insert({ id: 1, hmac_key: crypto.randomBytes(32).toString('base64url') }).onConflict('id').ignore();
+  return (await db('account_erasure_keys').where({ id: 1 }).first()).hmac_key;
+}
+
+async function withheldGrantHash(db: Db | Knex.Transaction, email: string): Promise<string> {
+  return crypto.createHmac('sha256', await erasureKey(db)).update(normaliseEmail(email)).digest('hex');
+}
+
 /**
- * What a deleted account keeps in place of its address: a hash, so the address itself is gone but
- * cannot be registered again for a second signup grant.
+ * Whether this address belonged to a deleted account: it may register again, without a second signup
+ * grant. Auth keeps only an HMAC of such addresses (and the plain SHA-256 of those deleted before
+ * the HMAC existed), so its database no longer holds the address itself.
  */
-export function deletedEmailMarker(email: string): string {
-  return `deleted-${crypto.createHash('sha256').update(normaliseEmail(email)).digest('hex')}@deleted.invalid`;
-}
-
-/** Refuses a registration with the address of a deleted account. */
-export async function refuseDeletedEmail(db: Db, email: string): Promise<void> {
-  if (await db('users').where({ email: deletedEmailMarker(email) }).first()) {
-    throw conflict('This email belonged to a deleted account; please contact support to reopen it', 'email_deleted');
-  }
+export async function signupGrantWithheld(db: Db, email: string): Promise<boolean> {
+  const hashes = [await withheldGrantHash(db, email), `sha256:${emailSha256(email)}`];
+  return Boolean(await db('withheld_signup_grants').whereIn('email_hash', hashes).first());
 }
 
 /**
- * The user deletes their account (their password confirms it): name and address are replaced, the
- * password can no longer match, every session ends, `user.status_changed` tells the other services,
- * and a last email confirms it to the address that was.
+ * The user deletes their account (their password confirms it). In one transaction the login ends
+ * (status `deleted`, a password nothing matches, every token refused), the name and address leave
+ * auth's tables (an HMAC of the address withholds a second signup grant), emails of the address
+ * already sent or still queued lose it, `account.deleted` tells every other service to erase the
+ * user's data, and a last email confirms it to the address that was.
  */
 export async function deleteAccount(db: Db, userId: string, password: string, publicUrl: string): Promise<void> {
   const user: UserRow | undefined = await db('users').where({ id: userId }).first();
   if (!user || user.status === 'deleted') throw notFound('User not found', 'user_not_found');
   if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Your password is incorrect', 'wrong_password');
+  const grantHash = await withheldGrantHash(db, user.email);
   await db.transaction(async (trx) => {
-    await trx('users').where({ id: userId }).update({
+    const [deleted] = await trx('users').where({ id: userId }).whereNot({ status: 'deleted' }).update({
       name: 'Deleted user',
-      email: deletedEmailMarker(user.email),
+      email: deletedEmailPlaceholder(userId),
       // Not a scrypt hash: no password ever matches it.
       password_hash: 'deleted',
       status: 'deleted',
+      notify_search_ready: false,
       session_generation: trx.raw('session_generation + 1'),
       updated_at: trx.fn.now(),
-    });
+    }).returning('updated_at');
+    // A concurrent deletion of the same account got there first.
+    if (!deleted) throw notFound('User not found', 'user_not_found');
     await trx('password_reset_tokens').where({ user_id: userId }).delete();
-    await emitEvent(trx, 'user.status_changed', userId, { user_id: userId, status: 'deleted', actor_id: userId });
+    await trx('searches_in_progress').where({ user_id: userId }).delete();
+    // Events already on the bus (user.registered holds the name and address) leave the outbox's
+    // history; those not yet relayed stay, to be published before account.deleted.
+    await trx('kit_outbox').where({ key: userId }).whereNotNull('published_at').delete();
+    await trx('withheld_signup_grants').insert({ email_hash: grantHash }).onConflict('email_hash').ignore();
+    // Emails not yet sent (a receipt, a notice) are dropped; those sent keep their kind and date only.
+    await trx('mail_outbox').where({ recipient: user.email }).whereNull('sent_at').whereNull('failed_at').delete();
+    await trx('mail_outbox').where({ recipient: user.email }).update({ recipient: ERASED_RECIPIENT });
+    await emitEvent(trx, 'account.deleted', userId, { user_id: userId, email_sha256: emailSha256(user.email), deleted_at: new Date(deleted.updated_at).toISOString() });
     await enqueueMail(trx, accountDeletedMail(user.email, user.name, publicUrl));
   });
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
-import { badRequest, notFound } from '@leadforge/kit';
+import { badRequest, emitEvent, notFound } from '@leadforge/kit';
 import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordChangedMail } from '../mail/mailMessages.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -35,10 +35,23 @@ export async function changePassword(db: Db, userId: string, currentPassword: st
   });
 }
 
-export async function renameUser(db: Db, userId: string, name: string): Promise<UserRow> {
-  const trimmed = name.trim();
-  if (!trimmed) throw badRequest('Please enter your name', 'name_required');
-  const [updated] = await db('users').where({ id: userId }).update({ name: trimmed, updated_at: db.fn.now() }).returning('*');
-  if (!updated) throw notFound('User not found', 'user_not_found');
-  return updated as UserRow;
+/**
+ * A user changes their name or their email preferences. A new name is announced (`user.renamed`), so
+ * the admin read models show it.
+ */
+export async function updateProfile(db: Db, userId: string, changes: { name?: string; notify_search_ready?: boolean }): Promise<UserRow> {
+  const name = changes.name?.trim();
+  if (changes.name !== undefined && !name) throw badRequest('Please enter your name', 'name_required');
+  return db.transaction(async (trx) => {
+    const user: UserRow | undefined = await trx('users').where({ id: userId, status: 'active' }).forUpdate().first();
+    if (!user) throw notFound('User not found', 'user_not_found');
+    const fields = {
+      ...(name !== undefined && name !== user.name ? { name } : {}),
+      ...(changes.notify_search_ready !== undefined ? { notify_search_ready: changes.notify_search_ready } : {}),
+    };
+    if (Object.keys(fields).length === 0) return user;
+    const [updated] = await trx('users').where({ id: userId }).update({ ...fields, updated_at: trx.fn.now() }).returning('*');
+    if (fields.name) await emitEvent(trx, 'user.renamed', userId, { user_id: userId, name: fields.name });
+    return updated as UserRow;
+  });
 }

@@ -5,7 +5,7 @@ import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadfo
 import type { Role, UserStatus } from '@leadforge/contracts';
 import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
-import { refuseDeletedEmail } from './accountDeletion.ts';
+import { signupGrantWithheld } from './accountDeletion.ts';
 
 export interface UserRow {
   id: string;
@@ -16,6 +16,7 @@ export interface UserRow {
   status: UserStatus;
   /** Bumped by every password change; tokens carry it as `gen`. */
   session_generation: number;
+  notify_search_ready: boolean;
   created_at: Date;
 }
 
@@ -38,7 +39,7 @@ export async function registerUser(db: Db, input: Registration, adminEmails: Set
   const email = normaliseEmail(input.email);
   if (!name) throw badRequest('Please fill in all fields');
   if (input.password.length < PASSWORD_MIN_LENGTH) throw badRequest('Password must be at least 6 characters long');
-  await refuseDeletedEmail(db, email);
+  const withheld = await signupGrantWithheld(db, email);
   const passwordHash = await hashPassword(input.password);
   const role: Role = adminEmails.has(email) ? 'admin' : 'user';
   try {
@@ -57,6 +58,7 @@ export async function registerUser(db: Db, input: Registration, adminEmails: Set
         ...(input.promo_code ? { promo_code: input.promo_code.trim().toUpperCase() } : {}),
         ...(input.order_id ? { order_id: input.order_id.trim() } : {}),
         ...(input.promo_claim_token ? { promo_claim_hash: crypto.createHash('sha256').update(input.promo_claim_token.trim()).digest('hex') } : {}),
+        ...(withheld ? { signup_grant: false } : {}),
       });
       return user as UserRow;
     });

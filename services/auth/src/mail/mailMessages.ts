@@ -85,13 +85,18 @@ export interface Receipt {
   completedAt: string;
 }
 
-export function receiptMail(to: string, name: string, publicUrl: string, receipt: Receipt): MailMessage {
-  let amount: string;
+function formatAmount(amount: number, currency: string): string {
   try {
-    amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: receipt.currency }).format(receipt.amount);
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
   } catch {
-    amount = receipt.amount.toFixed(2);
+    return amount.toFixed(2);
   }
+}
+
+const utcMinute = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function receiptMail(to: string, name: string, publicUrl: string, receipt: Receipt): MailMessage {
+  const amount = formatAmount(receipt.amount, receipt.currency);
   return compose({
     to,
     kind: 'receipt',
@@ -102,7 +107,7 @@ export function receiptMail(to: string, name: string, publicUrl: string, receipt
       ['Plan', receipt.planName],
       ['Credits', receipt.credits.toLocaleString('en-US')],
       ['Amount paid', `${amount} ${receipt.currency}`],
-      ['Date', `${new Date(receipt.completedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`],
+      ['Date', utcMinute(receipt.completedAt)],
       ['Reference', receipt.purchaseId],
     ],
     action: { label: 'See your credits and purchases', url: `${publicUrl}/credits` },
@@ -122,6 +127,50 @@ export function accountDeletedMail(to: string, name: string, publicUrl: string):
       'If this was not you, reply to this email or contact us at once.',
     ],
     closing: 'Thank you for having used Leadforge.',
+    publicUrl,
+  });
+}
+
+export interface RefundNotice {
+  purchaseId: string;
+  amount: number;
+  currency: string;
+  creditsReversed: number;
+  refundedAt: string;
+}
+
+export function refundMail(to: string, name: string, publicUrl: string, refund: RefundNotice): MailMessage {
+  const amount = formatAmount(refund.amount, refund.currency);
+  return compose({
+    to,
+    kind: 'refund',
+    subject: `Your ${PRODUCT_NAME} refund: ${amount}`,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      'A purchase of yours was refunded. The money goes back to the PayPal account or card you paid with; your bank may take a few days to show it.',
+      'The credits of that purchase were taken back from your balance (those already spent could not be).',
+    ],
+    details: [
+      ['Amount refunded', `${amount} ${refund.currency}`],
+      ['Credits taken back', refund.creditsReversed.toLocaleString('en-US')],
+      ['Date', utcMinute(refund.refundedAt)],
+      ['Reference', refund.purchaseId],
+    ],
+    action: { label: 'See your credits and purchases', url: `${publicUrl}/credits` },
+    publicUrl,
+  });
+}
+
+export function searchReadyMail(to: string, name: string, publicUrl: string, search: { resultsCount: number; finishedAt: string }): MailMessage {
+  const leads = `${search.resultsCount.toLocaleString('en-US')} lead${search.resultsCount === 1 ? '' : 's'}`;
+  return compose({
+    to,
+    kind: 'search-ready',
+    subject: `Your leads are ready: ${leads}`,
+    greeting: `Hello ${name},`,
+    paragraphs: [`Your lead search finished at ${utcMinute(search.finishedAt)} with ${leads}. They are in your search history, ready to view and export.`],
+    action: { label: 'See your leads', url: `${publicUrl}/dashboard` },
+    closing: 'You get this email when a search takes more than a minute. You can turn it off in your account settings.',
     publicUrl,
   });
 }

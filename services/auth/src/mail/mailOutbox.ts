@@ -10,6 +10,11 @@ const HOUR = 3600_000;
  * change commits, and a request never waits for a mail server. Past `giveUpAfterMs` it is dropped
  * (a reset link is worthless once expired).
  */
+/** What a sent email of a deleted account keeps as its recipient. */
+export const ERASED_RECIPIENT = '(erased)';
+/** Kinds whose recipient is erased once sent: the last email to a deleted account's address. */
+const ERASE_RECIPIENT_ONCE_SENT = new Set(['account-deleted']);
+
 export async function enqueueMail(trx: Knex.Transaction | Db, message: MailMessage, giveUpAfterMs = 24 * HOUR): Promise<void> {
   await trx('mail_outbox').insert({
     kind: message.kind,
@@ -73,13 +78,19 @@ export function startMailSender(options: MailSenderOptions): MailSender {
 
   async function sendOne(row: MailRow): Promise<void> {
     if (new Date(row.give_up_at).getTime() < Date.now()) {
-      await db('mail_outbox').where({ id: row.id }).update({ failed_at: db.fn.now(), text_body: null, html_body: null });
+      await db('mail_outbox').where({ id: row.id }).update({
+        failed_at: db.fn.now(), text_body: null, html_body: null,
+        ...(ERASE_RECIPIENT_ONCE_SENT.has(row.kind) ? { recipient: ERASED_RECIPIENT } : {}),
+      });
       log.error({ mailId: row.id, kind: row.kind, attempts: row.attempts - 1 }, 'email given up: it could not be sent in time');
       return;
     }
     try {
       await transport.send({ to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body, kind: row.kind });
-      await db('mail_outbox').where({ id: row.id }).update({ sent_at: db.fn.now(), text_body: null, html_body: null, last_error: null });
+      await db('mail_outbox').where({ id: row.id }).update({
+        sent_at: db.fn.now(), text_body: null, html_body: null, last_error: null,
+        ...(ERASE_RECIPIENT_ONCE_SENT.has(row.kind) ? { recipient: ERASED_RECIPIENT } : {}),
+      });
     } catch (err) {
       const message = (err as Error).message.slice(0, 500);
       await db('mail_outbox').where({ id: row.id }).update({ last_error: message });

@@ -1,7 +1,7 @@
 import { PLANS, PROMO_CBC500, TOPICS, type PlanId } from '@leadforge/contracts';
 import { startConsumer, type ServiceContext } from '@leadforge/kit';
 import type { UserRow } from '../domain/users.ts';
-import { receiptMail } from './mailMessages.ts';
+import { receiptMail, refundMail } from './mailMessages.ts';
 import { enqueueMail } from './mailOutbox.ts';
 
 const RECEIPT_MAX_AGE_MS = 24 * 3600_000;
@@ -12,7 +12,7 @@ function planName(planId: string): string {
 }
 
 /**
- * A receipt for every completed purchase, queued in the transaction that records the event as
+ * A receipt for every completed purchase and a notice for every refund, queued in the transaction that records the event as
  * handled: a redelivered event never sends a second receipt.
  */
 export function startReceiptConsumer(ctx: ServiceContext, wakeMail: () => void) {
@@ -28,7 +28,7 @@ export function startReceiptConsumer(ctx: ServiceContext, wakeMail: () => void) 
         // billing.purchase keeps its whole history: a new consumer group starts from the first sale,
         // and nobody wants a receipt for last year's purchase.
         if (Date.now() - new Date(data.completed_at).getTime() > RECEIPT_MAX_AGE_MS) return;
-        const user: UserRow | undefined = await trx('users').where({ id: data.user_id }).first();
+        const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active' }).first();
         if (!user) return;
         await enqueueMail(trx, receiptMail(user.email, user.name, ctx.config.publicUrl, {
           purchaseId: data.purchase_id,
@@ -37,6 +37,20 @@ export function startReceiptConsumer(ctx: ServiceContext, wakeMail: () => void) 
           amount: data.amount,
           currency: data.currency,
           completedAt: data.completed_at,
+        }));
+        trx.executionPromise.then(wakeMail, () => undefined);
+      },
+      'purchase.refunded': async (data, _envelope, trx) => {
+        if (Date.now() - new Date(data.refunded_at).getTime() > RECEIPT_MAX_AGE_MS) return;
+        const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active' }).first();
+        if (!user) return;
+        // Billing sells in USD only (its purchases table refuses any other currency).
+        await enqueueMail(trx, refundMail(user.email, user.name, ctx.config.publicUrl, {
+          purchaseId: data.purchase_id,
+          amount: data.amount,
+          currency: 'USD',
+          creditsReversed: data.credits_reversed,
+          refundedAt: data.refunded_at,
         }));
         trx.executionPromise.then(wakeMail, () => undefined);
       },

@@ -1,12 +1,13 @@
 import type { App } from '@leadforge/kit';
-import { principalOf, rateLimited } from '@leadforge/kit';
+import { notFound, principalOf, rateLimited } from '@leadforge/kit';
 import {
   ChangePasswordRequest, DeleteAccountRequest, ErrorBody, MessageResponse, PasswordResetConfirm, PasswordResetRequest, SessionResponse, UpdateProfileRequest, User,
 } from '@leadforge/contracts';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/passwordResets.ts';
-import { changePassword, renameUser } from '../domain/passwordChanges.ts';
-import { normaliseEmail } from '../domain/users.ts';
+import { changePassword, updateProfile } from '../domain/passwordChanges.ts';
+import { findUser, normaliseEmail } from '../domain/users.ts';
 import { deleteAccount } from '../domain/accountDeletion.ts';
+import { exportAccount } from '../domain/accountExport.ts';
 import type { AuthRuntime } from '../runtime.ts';
 import { trimEmail } from './publicRoutes.ts';
 import { sessionReplies } from './sessionReplies.ts';
@@ -62,7 +63,7 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     return session(user);
   });
 
-  app.post('/api/auth/account-deletion', {
+  app.delete('/api/account', {
     schema: { body: DeleteAccountRequest, response: { 200: MessageResponse, ...errors } },
     preHandler: [
       app.requireUser,
@@ -75,8 +76,30 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     return { message: 'Your account has been deleted.' };
   });
 
+  app.get('/api/account/export', {
+    schema: { response: { 401: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody } },
+    preHandler: [
+      app.requireUser,
+      // Each export reads every service: a few a minute is plenty for one person.
+      rateLimited(rt.ctx.counters, { name: 'account-export-user', max: rt.limits.exportPerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
+    ],
+  }, async (request, reply) => {
+    const user = await findUser(rt.ctx.db, principalOf(request).id);
+    if (!user || user.status !== 'active') throw notFound('User not found', 'user_not_found');
+    const data = await exportAccount(rt.ctx, user, await rt.balances.of(user.id));
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="leadforge-data-${data.exported_at.slice(0, 10)}.json"`)
+      .header('cache-control', 'no-store')
+      .send(JSON.stringify(data, null, 2));
+  });
+
   app.patch('/api/auth/me', {
     schema: { body: UpdateProfileRequest, response: { 200: User, ...errors } },
     preHandler: app.requireUser,
-  }, async (request) => toUser(await renameUser(rt.ctx.db, principalOf(request).id, (request.body as UpdateProfileRequest).name)));
+  }, async (request) => {
+    const user = await updateProfile(rt.ctx.db, principalOf(request).id, request.body as UpdateProfileRequest);
+    rt.ctx.relay.wake();
+    return toUser(user);
+  });
 }

@@ -12,6 +12,7 @@ export function sessionReplies(rt: AuthRuntime) {
       status: row.status,
       credits: await rt.balances.of(row.id),
       created_at: new Date(row.created_at).toISOString(),
+      notify_search_ready: row.notify_search_ready,
     };
   }
 

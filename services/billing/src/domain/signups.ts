@@ -6,7 +6,8 @@ import { claimPromoOrder, type ClaimOutcome } from './promoClaims.ts';
 export const SIGNUP_CREDITS = 10;
 
 /**
- * Welcomes a new account (from `user.registered`): 10 credits, once per account, and the paid
+ * Welcomes a new account (from `user.registered`): 10 credits, once per account (none when auth
+ * withholds them from an address that belonged to a deleted account), and the paid
  * promo order it registered with, claimed once. Runs in the consumer's transaction, so the grant,
  * the claim and the record of the event are one commit.
  */
@@ -14,7 +15,10 @@ export async function welcomeAccount(trx: Trx, user: EventData<'user.registered'
   const orderId = user.promo_code?.toUpperCase() === PROMO_CBC500.code ? user.order_id?.trim() || null : null;
   const inserted = await trx('signups').insert({ user_id: user.user_id, promo_order_id: orderId }).onConflict('user_id').ignore().returning('user_id');
   if (inserted.length === 0) return 'duplicate';
-  await appendEntry(trx, { userId: user.user_id, delta: SIGNUP_CREDITS, reason: 'signup', ref: `user:${user.user_id}`, key: `signup:${user.user_id}` });
+  // An address that belonged to a deleted account registers again without a second grant.
+  if (user.signup_grant !== false) {
+    await appendEntry(trx, { userId: user.user_id, delta: SIGNUP_CREDITS, reason: 'signup', ref: `user:${user.user_id}`, key: `signup:${user.user_id}` });
+  }
   if (user.promo_code?.toUpperCase() !== PROMO_CBC500.code) return 'none';
   const outcome: ClaimOutcome = orderId ? await claimPromoOrder(trx, user.user_id, orderId, user.promo_claim_hash) : 'not_found';
   await trx('signups').where({ user_id: user.user_id }).update({ promo_outcome: outcome });

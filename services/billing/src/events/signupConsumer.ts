@@ -2,8 +2,12 @@ import type { ServiceContext } from '@leadforge/kit';
 import { startConsumer } from '@leadforge/kit';
 import { TOPICS } from '@leadforge/contracts';
 import { welcomeAccount } from '../domain/signups.ts';
+import { eraseAccountData } from '../domain/accountData.ts';
 
-/** `user.registered` -> the signup grant and the promo claim, once per account (idempotent consumer). */
+/**
+ * `user.registered` -> the signup grant and the promo claim, once per account (idempotent consumer);
+ * `account.deleted` -> the account's purchases lose their free text.
+ */
 export function consumeSignups(ctx: ServiceContext) {
   return startConsumer({
     db: ctx.db,
@@ -17,6 +21,7 @@ export function consumeSignups(ctx: ServiceContext) {
         const outcome = await welcomeAccount(trx, data);
         if (outcome !== 'none' && outcome !== 'duplicate') ctx.log.info({ userId: data.user_id, orderId: data.order_id, outcome }, 'promo order claim');
       },
+      'account.deleted': (data, _envelope, trx) => eraseAccountData(trx, data.user_id),
     },
   });
 }

@@ -18,6 +18,8 @@ export const User = Type.Object({
   credits: Type.Number(),
   status: UserStatus,
   created_at: Timestamp,
+  /** Whether a search that ran more than a minute emails "your leads are ready" (settings). */
+  notify_search_ready: Type.Optional(Type.Boolean()),
 });
 export type User = Static<typeof User>;
 
@@ -65,7 +67,8 @@ export const ChangePasswordRequest = Type.Object({
 export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
 
 export const UpdateProfileRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 120 }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+  notify_search_ready: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 export type UpdateProfileRequest = Static<typeof UpdateProfileRequest>;
 

@@ -1,0 +1,16 @@
+import type { App } from '@leadforge/kit';
+import { internalGuard } from '@leadforge/kit';
+import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
+import { accountData } from '../domain/accountData.ts';
+import type { AffiliateRuntime } from '../runtime.ts';
+
+/** Affiliate's part of a user's data export (auth's `GET /api/account/export` gathers the parts). */
+export async function accountDataRoutes(app: App, rt: AffiliateRuntime): Promise<void> {
+  app.post(ACCOUNT_DATA_EXPORT_PATH, {
+    schema: { body: AccountDataRequest, response: { 403: ErrorBody } },
+    preHandler: internalGuard(rt.ctx.config.internalToken),
+  }, async (request) => {
+    const { user_id, email } = request.body as AccountDataRequest;
+    return accountData(rt.ctx.db, user_id, email);
+  });
+}

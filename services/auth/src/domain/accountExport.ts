@@ -1,0 +1,50 @@
+import { ACCOUNT_DATA_EXPORT_PATH, type AccountDataResponse, type ServiceName } from '@leadforge/contracts';
+import { serviceUnavailable, type ServiceContext } from '@leadforge/kit';
+import type { UserRow } from './users.ts';
+
+/** The services that hold data of a user besides auth, each behind its internal export route. */
+const SERVICES_WITH_USER_DATA: readonly ServiceName[] = ['billing', 'leads', 'affiliate', 'contact'];
+/** A user with hundreds of searches makes a large answer; the whole export stays bounded. */
+const EXPORT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * Everything the product holds about one user: auth's own rows, then each service's through its
+ * internal export route, in parallel. A service that does not answer fails the whole export (503):
+ * a file that silently lacks a part would mislead the user about what we keep.
+ */
+export async function exportAccount(ctx: ServiceContext, user: UserRow, credits: number) {
+  const emails = await ctx.db('mail_outbox').where({ recipient: user.email }).orderBy('id')
+    .select('kind', 'subject', 'created_at', 'sent_at');
+  const parts = await Promise.all(SERVICES_WITH_USER_DATA.map(async (service) => {
+    try {
+      const data = await ctx.internal.call<AccountDataResponse>(service, 'POST', ACCOUNT_DATA_EXPORT_PATH, {
+        body: { user_id: user.id, email: user.email },
+        timeoutMs: EXPORT_CALL_TIMEOUT_MS,
+      });
+      return [service, data] as const;
+    } catch (err) {
+      ctx.log.warn({ err, service }, 'account export: a service did not give its part');
+      throw serviceUnavailable(`Your data could not be gathered from every part of Leadforge (${service}); please try again in a minute`, 'export_incomplete');
+    }
+  }));
+  return {
+    exported_at: new Date().toISOString(),
+    account: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: user.role,
+      status: user.status,
+      created_at: new Date(user.created_at).toISOString(),
+      credits,
+      notify_search_ready: user.notify_search_ready,
+      emails_sent: emails.map((m) => ({
+        kind: m.kind,
+        subject: m.subject,
+        queued_at: new Date(m.created_at).toISOString(),
+        sent_at: m.sent_at ? new Date(m.sent_at).toISOString() : null,
+      })),
+    },
+    ...Object.fromEntries(parts),
+  };
+}

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { TOPICS } from '@leadforge/contracts';
+import { startConsumer, type Bus, type Db } from '@leadforge/kit';
+
+/**
+ * A deleted account's searches go with their leads and live feed: what a user searched for (the
+ * industry and place) is theirs, and the contacts found were gathered for them alone. The figures
+ * of those searches stay where they are kept as figures (billing's ledger, the admin roll-ups).
+ * A search still running when the account is deleted is dropped too: the scraper's later results
+ * find no search and are ignored.
+ */
+export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Promise<number> {
+  const searches = trx('lead_searches').where({ user_id: userId }).select('id');
+  await trx('search_feed').whereIn('search_id', searches).delete();
+  await trx('leads').whereIn('search_id', searches).delete();
+  // Their events already relayed (search.requested names the industry and place) leave the outbox's history.
+  await trx('kit_outbox').whereIn('key', trx('lead_searches').where({ user_id: userId }).select(trx.raw('id::text'))).whereNotNull('published_at').delete();
+  return trx('lead_searches').where({ user_id: userId }).delete();
+}
+
+/** `account.deleted` -> the account's searches are erased. */
+export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger }) {
+  return startConsumer({
+    db: options.db,
+    bus: options.bus,
+    service: 'leads',
+    group: 'leads.account-erasure',
+    topics: [TOPICS.authUser],
+    logger: options.log,
+    handlers: {
+      'account.deleted': async (data, _envelope, trx) => {
+        const erased = await eraseSearchesOf(trx, data.user_id);
+        if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
+      },
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import type { App } from '@leadforge/kit';
+import { internalGuard } from '@leadforge/kit';
+import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
+import type { LeadsRuntime } from '../leadsRuntime.ts';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Leads' part of a user's data export: every search, with what it asked for and the leads it delivered. */
+export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void> {
+  const { db } = rt.ctx;
+  app.post(ACCOUNT_DATA_EXPORT_PATH, {
+    schema: { body: AccountDataRequest, response: { 403: ErrorBody } },
+    preHandler: internalGuard(rt.ctx.config.internalToken),
+  }, async (request) => {
+    const userId = (request.body as AccountDataRequest).user_id;
+    const searches = await db('lead_searches').where({ user_id: userId }).orderBy('created_at');
+    const leads = await db('leads').whereIn('search_id', searches.map((s) => s.id)).orderBy(['search_id', 'position'])
+      .select('search_id', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source');
+    const leadsOf = new Map<string, unknown[]>();
+    for (const { search_id, ...lead } of leads) leadsOf.set(search_id, [...(leadsOf.get(search_id) ?? []), lead]);
+    return {
+      lead_searches: searches.map((s) => ({
+        id: s.id,
+        industry: s.industry,
+        location: s.location,
+        quantity: s.quantity,
+        status: s.status,
+        reason: s.reason,
+        leads_count: s.leads_count,
+        credits_used: s.credits_used,
+        created_at: iso(s.created_at),
+        finished_at: iso(s.finished_at),
+        leads: leadsOf.get(s.id) ?? [],
+      })),
+    };
+  });
+}

@@ -1,0 +1,26 @@
+import { TOPICS } from '@leadforge/contracts';
+import { startConsumer, type Subscription } from '@leadforge/kit';
+import type { ScraperRuntime } from '../runtime.ts';
+
+/**
+ * `account.deleted` -> the deleted account's jobs forget what was searched for (industry and place);
+ * their figures stay for the proxy statistics. A job still open is cancelled: a worker checks for
+ * that before it starts and at every heartbeat, so it never searches for the blanked query.
+ */
+export function startAccountErasureConsumer(rt: ScraperRuntime): Promise<Subscription> {
+  const { ctx } = rt;
+  return startConsumer({
+    db: ctx.db,
+    bus: ctx.bus,
+    service: 'scraper',
+    group: 'scraper.account-erasure',
+    topics: [TOPICS.authUser],
+    logger: ctx.log,
+    handlers: {
+      'account.deleted': async (data, _envelope, trx) => {
+        await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ state: 'finished' }).update({ cancel_requested: true });
+        await trx('scraper_jobs').where({ user_id: data.user_id }).update({ industry: '', location: '', error: null, updated_at: trx.fn.now() });
+      },
+    },
+  });
+}
