@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useAuth } from '../auth/useAuth';
-import { errorDetail } from '../api/client';
-import { Icon } from '../components/Icon';
 import { formatCount } from '../billing/plans';
 import { LeadForm } from '../leads/LeadForm';
 import { LeadsTable } from '../leads/LeadsTable';
@@ -10,7 +8,7 @@ import { LowCreditWarning } from '../leads/LowCreditWarning';
 import { SearchHistory } from '../leads/SearchHistory';
 import { SearchProgressView } from '../leads/SearchProgressView';
 import { SkippedOwnedNotice } from '../leads/SkippedOwnedNotice';
-import { downloadSearchCsv } from '../leads/leadsApi';
+import { ExportMenu } from '../leads/ExportMenu';
 import { useLeadSearch } from '../leads/useLeadSearch';
 import { useFreshBalance } from '../leads/useFreshBalance';
 import '../leads/leads.css';
@@ -19,7 +17,6 @@ export function DashboardPage() {
   const { user, refreshUser } = useAuth();
   const [historyVersion, setHistoryVersion] = useState(0);
   const [exportError, setExportError] = useState('');
-  const [exporting, setExporting] = useState(false);
   // The history shows a search from its start; when it ends, the header badge shows the new balance at once.
   const onSearchChange = useCallback((ended: boolean) => {
     if (ended) void refreshUser();
@@ -32,19 +29,6 @@ export function DashboardPage() {
   if (!user) return null;
   const generating = state.phase === 'generating';
   const search = state.search;
-
-  const exportCsv = async () => {
-    if (!search) return;
-    setExporting(true);
-    setExportError('');
-    try {
-      await downloadSearchCsv(search.summary);
-    } catch (err) {
-      setExportError(errorDetail(err, 'Could not export the leads; please try again.'));
-    } finally {
-      setExporting(false);
-    }
-  };
 
   return (
     <div className="container dashboard-page">
@@ -72,10 +56,7 @@ export function DashboardPage() {
             <h2 id="results-title">Results{state.leads.length ? ` (${formatCount(state.leads.length)})` : ''}</h2>
             {search && <p className="muted">{search.summary.industry} in {search.summary.location}</p>}
           </div>
-          <button type="button" className="btn btn-secondary" onClick={() => void exportCsv()} disabled={!search || state.leads.length === 0 || exporting}>
-            <Icon name="download" className="icon-sm" />
-            {exporting ? 'Exporting…' : 'Export CSV'}
-          </button>
+          <ExportMenu search={search?.summary} disabled={state.leads.length === 0} onError={setExportError} />
         </div>
         {exportError && <div className="alert alert-error" role="alert">{exportError}</div>}
         {search && !generating && (
