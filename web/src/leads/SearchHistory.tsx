@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { LeadSearchPage, LeadSearchSummary } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { formatCount } from '../billing/plans';
-import { downloadSearchCsv, fetchSearchHistory } from './leadsApi';
+import { ExportMenu } from './ExportMenu';
+import { fetchSearchHistory } from './leadsApi';
 
 const PAGE_SIZE = 10;
 
@@ -24,7 +25,6 @@ export function SearchHistory({ version, openId, onOpen }: Props) {
   const [page, setPage] = useState(1);
   const [data, setData] = useState<LeadSearchPage | null>(null);
   const [error, setError] = useState('');
-  const [exporting, setExporting] = useState<string | null>(null);
 
   const load = useCallback(async (wanted: number, active: { current: boolean }) => {
     try {
@@ -43,17 +43,6 @@ export function SearchHistory({ version, openId, onOpen }: Props) {
     void load(page, active);
     return () => { active.current = false; };
   }, [page, version, load]);
-
-  const exportCsv = async (search: LeadSearchSummary) => {
-    setExporting(search.id);
-    try {
-      await downloadSearchCsv(search);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not export this search; please try again.'));
-    } finally {
-      setExporting(null);
-    }
-  };
 
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   return (
@@ -90,9 +79,7 @@ export function SearchHistory({ version, openId, onOpen }: Props) {
                   <td><span className={`status-badge status-${s.status}`}>{STATUS_LABELS[s.status]}</span></td>
                   <td className="history-actions">
                     <button type="button" className="btn btn-secondary btn-sm" onClick={() => onOpen(s.id)} aria-label={`Open ${s.industry} in ${s.location}`}>Open</button>
-                    <button type="button" className="btn btn-secondary btn-sm" disabled={s.leads_count === 0 || exporting === s.id} onClick={() => void exportCsv(s)} aria-label={`Export CSV of ${s.industry} in ${s.location}`}>
-                      {exporting === s.id ? 'Exporting…' : 'CSV'}
-                    </button>
+                    <ExportMenu search={s} disabled={s.leads_count === 0} compact onError={setError} />
                   </td>
                 </tr>
               ))}

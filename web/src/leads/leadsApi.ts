@@ -1,4 +1,4 @@
-import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchPage, LeadSearchSummary } from '@leadforge/contracts';
+import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchPage, LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
 import { leadsExportFileName } from '@leadforge/contracts';
 import { api } from '../api/client';
 import { tokenStorage } from '../auth/tokenStorage';
@@ -24,15 +24,15 @@ export async function fetchSearchHistory(page: number, pageSize: number): Promis
 }
 
 /**
- * Downloads the server's CSV of a search (streamed there, so any size) and saves it under the
- * spec's file name. Fetched with the session's token, which a plain link could not carry.
+ * Downloads the server's export of a search (CSV, JSON or Excel; streamed there, so any size) and
+ * saves it under the spec's file name. Fetched with the session's token, which a plain link could not carry.
  */
-export async function downloadSearchCsv(search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>): Promise<void> {
-  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.csv`, { responseType: 'blob' });
+export async function downloadSearchExport(search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>, format: LeadsExportFormat = 'csv'): Promise<void> {
+  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.${format}`, { responseType: 'blob' });
   const url = URL.createObjectURL(data);
   const link = document.createElement('a');
   link.href = url;
-  link.download = leadsExportFileName(search.industry, search.location, search.created_at);
+  link.download = leadsExportFileName(search.industry, search.location, search.created_at, format);
   document.body.append(link);
   link.click();
   link.remove();
