@@ -1,8 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { openEmbeddedEngine } from './embeddedEngine.ts';
 
 // Postgres bigint (count(*), sums) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -22,8 +23,25 @@ export interface DatabaseOptions {
 /**
  * PGlite's `query` speaks the extended protocol, which refuses several statements in one string;
  * migrations are whole SQL files, so parameterless multi-statement SQL goes through `exec`.
+ * The engine is opened by embeddedEngine.ts (tuned, its cluster made once per process) and handed
+ * over as a promise: `pglite.waitReady` stays what callers wait on before the pool's timeout applies.
  */
 class PgLiteClient extends (ClientPgLite as unknown as { new (config: Knex.Config): object }) {
+  declare config: { connection: { engine: Promise<PGlite> } };
+  declare pglite: { waitReady: Promise<void> };
+
+  _driver() {
+    const { engine } = this.config.connection;
+    const waitReady = engine.then(() => undefined);
+    // Reported to whoever waits or queries; never an unhandled rejection of its own.
+    waitReady.catch(() => {});
+    this.pglite = { waitReady };
+  }
+
+  async _acquireOnlyConnection() {
+    return this.config.connection.engine;
+  }
+
   async _query(connection: { exec(sql: string): Promise<unknown[]> }, obj: { sql: string; bindings?: unknown[]; response?: unknown }) {
     const multiStatement = !obj.bindings?.length && /;\s*\S/.test(obj.sql);
     if (!multiStatement) return (ClientPgLite as any).prototype._query.call(this, connection, obj);
@@ -42,13 +60,10 @@ export function openDatabase(options: DatabaseOptions): Db {
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
   }
-  const connection: { filename?: string } = {};
-  if (options.dataDir) {
-    const dir = path.resolve(options.dataDir, options.service);
-    fs.mkdirSync(dir, { recursive: true });
-    connection.filename = dir;
-  }
-  return knexFactory({ client: PgLiteClient as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: connection as never });
+  // Opened now, not at the first query: every service's engine starts while the others load.
+  const engine = openEmbeddedEngine(options.dataDir ? path.resolve(options.dataDir, options.service) : undefined);
+  engine.catch(() => {});
+  return knexFactory({ client: PgLiteClient as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { engine } as never });
 }
 
 /** Picks `<SERVICE>_DATABASE_URL`, then `DATABASE_URL`. */
