@@ -101,6 +101,17 @@ describe.skipIf(missing.length > 0)(`webhooks and exports end to end through the
     expect((await api('GET', '/api/webhooks', undefined, bearer(user.token))).body.webhooks).toEqual([]);
   }, 60_000);
 
+  it('a user\'s data export lists their endpoints (never the secret); deleting the account erases them', async () => {
+    const user = await newUser(0);
+    const created = await register(user.token, `${receiver.url}?account=1`);
+    const exported = await (await fetch(`${product.stack.url}/api/account/export`, { headers: bearer(user.token) })).json();
+    expect(exported.leads.webhooks).toEqual([{ id: created.id, url: created.url, events: created.events, created_at: expect.any(String) }]);
+    expect(JSON.stringify(exported)).not.toContain(created.secret);
+    expect((await api('DELETE', '/api/account', { password: 'secret123' }, bearer(user.token))).status).toBe(200);
+    const leadsDb = product.stack.services.find((s) => s.name === 'leads')!.ctx.db;
+    await expect.poll(async () => (await leadsDb('webhook_endpoints').where({ user_id: user.id })).length, { timeout: 10_000 }).toBe(0);
+  }, 60_000);
+
   it('a completed search: one signed delivery the documented recipe verifies, with links that serve JSON and Excel exports', async () => {
     product.setSource('full');
     const user = await newUser(20);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { TOPICS } from '@leadforge/contracts';
 import { startConsumer, type Bus, type Db } from '@leadforge/kit';
+import { eraseEndpointsOf } from '../webhooks/webhookEndpoints.ts';
 
 /**
  * A deleted account's searches go with their leads and live feed: what a user searched for (the
@@ -19,7 +20,7 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
   return trx('lead_searches').where({ user_id: userId }).delete();
 }
 
-/** `account.deleted` -> the account's searches are erased. */
+/** `account.deleted` -> the account's searches and webhook endpoints are erased. */
 export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger }) {
   return startConsumer({
     db: options.db,
@@ -31,6 +32,7 @@ export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
         const erased = await eraseSearchesOf(trx, data.user_id);
+        await eraseEndpointsOf(trx, data.user_id);
         if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
       },
     },

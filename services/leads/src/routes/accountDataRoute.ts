@@ -2,10 +2,11 @@ import type { App } from '@leadforge/kit';
 import { internalGuard } from '@leadforge/kit';
 import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
+import { listEndpoints, toEndpoint } from '../webhooks/webhookEndpoints.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-/** Leads' part of a user's data export: every search, with what it asked for and the leads it delivered. */
+/** Leads' part of a user's data export: every search, with what it asked for and the leads it delivered; webhook endpoints (no secrets). */
 export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   app.post(ACCOUNT_DATA_EXPORT_PATH, {
@@ -32,6 +33,7 @@ export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void
         finished_at: iso(s.finished_at),
         leads: leadsOf.get(s.id) ?? [],
       })),
+      webhooks: (await listEndpoints(db, userId)).map(toEndpoint),
     };
   });
 }

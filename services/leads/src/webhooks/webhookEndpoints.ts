@@ -54,3 +54,8 @@ export async function deleteOwnEndpoint(db: DbOrTrx, userId: string, id: string)
   const deleted = await db('webhook_endpoints').where({ id, user_id: userId }).delete().returning('id');
   return deleted.length > 0;
 }
+
+/** A deleted account's endpoints go, with their secrets and deliveries. */
+export async function eraseEndpointsOf(db: DbOrTrx, userId: string): Promise<void> {
+  await db('webhook_endpoints').where({ user_id: userId }).delete();
+}
