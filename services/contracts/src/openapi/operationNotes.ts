@@ -51,7 +51,19 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
 
 /** Answers that are not JSON bodies of a registered response schema. */
 export const RAW_RESPONSES: Record<string, { description: string; types: string[]; schema?: unknown }> = {
-  'GET /api/lead-searches/:id/events': { description: 'A Server-Sent Events stream', types: ['text/event-stream'] },
+  'GET /api/lead-searches/:id/events': {
+    description: 'A Server-Sent Events stream: `progress`, `leads` and `finished` events, each `data` a JSON object',
+    types: ['text/event-stream'],
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        event: { enum: ['progress', 'leads', 'finished'] },
+        id: { type: 'string' },
+        data: { type: 'string', contentMediaType: 'application/json' },
+      },
+    },
+  },
   'GET /api/lead-searches/:id/export.csv': { description: 'A CSV file (UTF-8 with BOM)', types: ['text/csv'] },
   'GET /api/lead-searches/:id/export.json': { description: 'A JSON file: `{search, leads}`', types: ['application/json'], schema: { type: 'object', required: ['search', 'leads'], properties: { search: { type: 'object' }, leads: { type: 'array', items: { type: 'object' } } } } },
   'GET /api/lead-searches/:id/export.xlsx': { description: 'An Excel workbook', types: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },

@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { leadforgeCacheDir } from '../../stack/src/infra/prerequisites.ts';
+
+/** The pinned schemathesis (PyPI); `.ci/run` installs it into `<cache>/schemathesis-<version>`. */
+export const SCHEMATHESIS_REQUIREMENTS = path.resolve(new URL('./schemathesis.requirements.txt', import.meta.url).pathname);
+export const SCHEMATHESIS_VERSION = fs.readFileSync(SCHEMATHESIS_REQUIREMENTS, 'utf8').match(/^schemathesis==(\S+)/m)![1];
+const VENV = path.join(leadforgeCacheDir(), `schemathesis-${SCHEMATHESIS_VERSION}`);
+
+export const SCHEMATHESIS_INSTALL = `python3 -m venv ${VENV} && ${VENV}/bin/pip install -r test/support/schemathesis.requirements.txt`;
+
+/** The `st` command of the pinned install, when it is there. */
+export function schemathesisBinary(): string | undefined {
+  const binary = path.join(VENV, 'bin', 'st');
+  return fs.existsSync(binary) ? binary : undefined;
+}
+
+export interface SchemathesisRun {
+  code: number;
+  output: string;
+}
+
+/** Runs `st run` and resolves with its exit code and output (never rejects on a failing run). */
+export function runSchemathesis(binary: string, args: string[], timeoutMs: number): Promise<SchemathesisRun> {
+  return new Promise((resolve) => {
+    execFile(binary, ['run', ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
