@@ -288,7 +288,8 @@ for (const kind of kinds) {
         db.raw("count(*) FILTER (WHERE created_at IS NOT NULL AND status <> 'deleted')::int AS total"),
         db.raw("count(*) FILTER (WHERE created_at IS NOT NULL AND status <> 'deleted' AND role = 'admin')::int AS admins"),
         db.raw("count(*) FILTER (WHERE created_at IS NOT NULL AND status = 'inactive')::int AS inactive"),
-        db.raw('sum(credits)::int AS credits'),
+        // A deleted account's credits are forfeited: not in the system.
+        db.raw("sum(credits) FILTER (WHERE status <> 'deleted')::int AS credits"),
       );
       expect(before.stats).toMatchObject({ users: { total: scanned.total, admins: scanned.admins, inactive: scanned.inactive }, credits: { total_in_system: scanned.credits } });
       const replica = await h.startAnotherAdmin();
