@@ -26,11 +26,13 @@ describe('reading pages in the parsing workers', () => {
   });
   afterAll(async () => { await parsing?.release(); });
 
-  it('reads a home page: its contacts and the contact pages it links to', async () => {
+  it('reads a home page: its contacts, the contact pages it links to, its frames and its first-level links', async () => {
     const home = await reader.readHome('https://bright-dental.co.uk/', plainHome, 'GB', 3);
     expect(home).toEqual({
       contacts: { emails: ['desk@bright-dental.co.uk'], phones: ['+442079460123'], socials: [] },
-      contactPages: ['https://bright-dental.co.uk/kontakt'],
+      contactPages: [{ url: 'https://bright-dental.co.uk/kontakt', score: 3 }],
+      frames: [],
+      navigation: ['https://bright-dental.co.uk/kontakt'],
     });
   });
 
