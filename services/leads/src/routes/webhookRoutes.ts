@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
 import type { App } from '@leadforge/kit';
-import { badRequest, notFound, principalOf } from '@leadforge/kit';
+import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit';
 import {
   CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
 } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
-import { listAttempts, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';
+import { MAX_PENDING_TESTS, listAttempts, pendingTestDeliveries, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';
 import {
   MAX_ENDPOINTS_PER_USER, countEndpoints, createEndpoint, deleteOwnEndpoint, findOwnEndpoint, listEndpoints, toEndpoint,
 } from '../webhooks/webhookEndpoints.ts';
@@ -61,6 +61,9 @@ export async function webhookRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   }, async (request, reply) => {
     const endpoint = await findOwnEndpoint(db, principalOf(request).id, idOf(request));
     if (!endpoint) throw notFound(NOT_FOUND);
+    if ((await pendingTestDeliveries(db, endpoint.id)) >= MAX_PENDING_TESTS) {
+      throw tooManyRequests(`${MAX_PENDING_TESTS} test events to this endpoint are still being delivered. Wait for them (see its deliveries), then try again.`);
+    }
     const deliveryId = await queueTestDelivery(db, endpoint, config.retryForMs);
     rt.webhooks.wake();
     return reply.status(202).send({ delivery_id: deliveryId });

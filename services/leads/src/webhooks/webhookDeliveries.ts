@@ -42,6 +42,14 @@ export async function queueSearchDeliveries(trx: DbOrTrx, search: SearchRow, pub
   return inserted.length;
 }
 
+/** Test events of one endpoint still waiting to be delivered: a few at a time, so the action cannot flood anyone. */
+export const MAX_PENDING_TESTS = 3;
+
+export async function pendingTestDeliveries(db: DbOrTrx, endpointId: string): Promise<number> {
+  const [{ total }] = await db('webhook_deliveries').where({ endpoint_id: endpointId, event: WEBHOOK_TEST_EVENT, status: 'pending' }).count({ total: '*' });
+  return Number(total);
+}
+
 /** Queues a test event to one endpoint (the "send test event" action); it shows in its deliveries like any other. */
 export async function queueTestDelivery(db: DbOrTrx, endpoint: EndpointRow, retryForMs: number): Promise<string> {
   const id = uuidv7();
