@@ -32,6 +32,21 @@ describe('Excel export', () => {
     expect((sheet.getRow(3).values as unknown[]).slice(1)).toEqual(['Owner 2', 'Company 2', 'a2@example.com', '+15550100001', 'https://c2.example/', 'Springfield', '1 High St', 'GB']);
   });
 
+  it('ends with the verdict and provenance columns, times in ISO 8601', async () => {
+    const fetched = new Date('2026-11-24T10:00:00Z');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await workbookOf([lead(1, {
+      email_status: 'valid', email_type: 'personal', email_source: 'https://c1.example/contact', email_fetched_at: fetched,
+      phone_type: 'mobile', phone_source: 'osm:node/1',
+    })]));
+    const sheet = workbook.getWorksheet('Leads')!;
+    const cells = Object.fromEntries(LEADS_XLSX_COLUMNS.map((column, i) => [column.header, sheet.getRow(2).getCell(i + 1).value]));
+    expect(cells).toMatchObject({
+      'Email status': 'valid', 'Email type': 'personal', 'Email source': 'https://c1.example/contact',
+      'Email fetched at': '2026-11-24T10:00:00.000Z', 'Phone type': 'mobile', 'Phone source': 'osm:node/1',
+    });
+  });
+
   it('writes formula-looking values as text cells, never as formulas', async () => {
     const hostile = ['=HYPERLINK("https://evil.example","Click")', '+1+cmd|\' /C calc\'!A0', '@SUM(A1:A2)', '-2+3'];
     const bytes = await workbookOf([lead(1, { name: hostile[0], company: hostile[1], email: hostile[2], city: hostile[3] })]);

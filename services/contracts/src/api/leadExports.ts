@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Lead, LeadSearchSummary, LeadStats } from './leads.ts';
+import { LEAD_VERDICT_COLUMNS, Lead, LeadSearchSummary, LeadStats } from './leads.ts';
 
 /** GET /api/lead-searches/:id/export.json — the search with its stats, then every lead in delivery order. */
 export const LeadsJsonExport = Type.Object({
@@ -8,7 +8,7 @@ export const LeadsJsonExport = Type.Object({
 });
 export type LeadsJsonExport = Static<typeof LeadsJsonExport>;
 
-/** The Excel export's columns: the CSV's six, then what else a lead may carry. */
+/** The Excel export's columns: the CSV's six, what else a lead may carry, then its verdicts and provenance. */
 export const LEADS_XLSX_COLUMNS = [
   { header: 'Name', key: 'name', width: 28 },
   { header: 'Company', key: 'company', width: 32 },
@@ -18,4 +18,6 @@ export const LEADS_XLSX_COLUMNS = [
   { header: 'City', key: 'city', width: 20 },
   { header: 'Address', key: 'address', width: 40 },
   { header: 'Country', key: 'country', width: 16 },
+  // The verdict and provenance columns every export appends (LEAD_VERDICT_COLUMNS).
+  ...LEAD_VERDICT_COLUMNS.map(({ header, key }) => ({ header, key, width: key.endsWith('_source') ? 40 : 18 })),
 ] as const;

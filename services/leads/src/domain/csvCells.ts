@@ -14,8 +14,8 @@ export function neutraliseCell(value: string): string {
 
 type VerdictCells = { [K in (typeof LEAD_VERDICT_COLUMNS)[number]['key']]?: string | Date | null };
 
-/** A verdict or provenance cell: times as ISO 8601 whichever way the driver read them, unset as empty. */
-function verdictCell(value: string | Date | null | undefined, key: string): string {
+/** An export cell's text: times as ISO 8601 whichever way the driver read them, unset as empty. */
+export function verdictCell(value: string | Date | null | undefined, key: string): string {
   if (value === null || value === undefined || value === '') return '';
   return key.endsWith('_fetched_at') ? new Date(value).toISOString() : String(value);
 }
