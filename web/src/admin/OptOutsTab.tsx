@@ -114,7 +114,7 @@ export function OptOutsTab({ version }: { version: number }) {
         {suppressed.length === 0 ? <p className="muted">Nothing is suppressed{q ? ' that matches this search' : ''}</p> : (
           <ul className="admin-suppressed" data-testid="suppression-list">
             {suppressed.map((s) => (
-              <li key={`${s.kind}:${s.value}:${s.opt_out_id}`}><span className="admin-badge">{s.kind}</span> {s.value}</li>
+              <li key={`${s.kind}:${s.value}:${s.opt_out_id}`}><span className="admin-badge">{s.kind}</span> <span>{s.value}</span></li>
             ))}
           </ul>
         )}
