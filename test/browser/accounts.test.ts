@@ -116,24 +116,54 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     expect(download.suggestedFilename()).toMatch(/^leadforge-data-\d{4}-\d{2}-\d{2}\.json$/);
     const data = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
     expect(data.account).toMatchObject({ email: 'mary@example.com', name: 'Mary W. Jackson' });
-    expect(data.purchases).toEqual([expect.objectContaining({ plan_id: 'starter', status: 'completed' })]);
-    expect(data.lead_searches).toEqual([]);
+    expect(data.billing.purchases).toEqual([expect.objectContaining({ plan_id: 'starter', status: 'completed' })]);
+    expect(data.leads.lead_searches).toEqual([]);
+    expect(data.contact.contact_messages).toEqual([]);
+    expect(data.affiliate).toHaveProperty('referral_code');
   });
 
-  it('deletes the account from the settings page', async () => {
+  it('turns the "your leads are ready" email off and keeps it off', async () => {
+    await page.goto(url('/settings'));
+    const emails = page.getByRole('region', { name: 'Emails' });
+    const toggle = emails.getByLabel('Email me when a search that takes more than a minute is ready');
+    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.uncheck();
+    await emails.getByRole('status').filter({ hasText: 'We will not email you when a search is ready.' }).waitFor();
+    await page.reload();
+    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    expect(await toggle.isChecked()).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'accounts-settings-emails');
+  });
+
+  it('deletes the account from the settings page after a confirmation dialog; the address may sign up again', async () => {
     await page.goto(url('/settings'));
     const danger = page.getByRole('region', { name: 'Delete account' });
     await danger.getByLabel('Your password').fill('engineer58');
     await danger.getByRole('button', { name: 'Delete My Account' }).click();
     await danger.getByRole('alert').filter({ hasText: 'tick the box' }).waitFor();
     await danger.getByLabel('I understand that this cannot be undone.').check();
+
+    // The dialog: Cancel keeps everything.
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account for good?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Keep My Account' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
     await danger.getByLabel('Your password').fill('wrong-password');
     await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Delete Everything' }).click();
     await danger.getByRole('alert').filter({ hasText: 'Your password is incorrect' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
     await danger.getByLabel('Your password').fill('engineer58');
+    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await dialog.waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'accounts-settings-delete');
-    await danger.getByRole('button', { name: 'Delete My Account' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Delete Everything' }).click();
 
     await page.waitForURL(url('/login'));
     await page.getByRole('status').filter({ hasText: 'Your account has been deleted.' }).waitFor();
@@ -141,5 +171,12 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await signIn('mary@example.com', 'engineer58');
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
     await waitForMail(path.join(stack.dataDir, 'mail'), 'mary@example.com', /^Your Leadforge account was deleted$/);
+
+    const again = await fetch(url('/api/auth/register'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Mary Jackson', email: 'mary@example.com', password: 'new-start-1' }),
+    });
+    expect(again.status).toBe(201);
   });
 });

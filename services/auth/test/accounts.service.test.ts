@@ -148,6 +148,7 @@ for (const kind of kinds) {
 
     it('deletes the account on the password: sessions end, the address is gone, the others are told; the address may register again without a grant', async () => {
       const { access_token, user } = await register('leaving@example.com', 'goodbye-1');
+      expect((await call('POST', '/api/api-keys', { name: 'Leaving CRM sync' }, access_token)).status).toBe(201);
       const wrong = await call('DELETE', '/api/account', { password: 'nope-nope' }, access_token);
       expect(wrong).toEqual({ status: 400, body: { detail: 'Your password is incorrect', code: 'wrong_password' } });
       expect((await call('DELETE', '/api/account', {}, access_token)).status).toBe(400);
@@ -159,6 +160,7 @@ for (const kind of kinds) {
       expect((await call('POST', '/api/auth/login', { email: 'leaving@example.com', password: 'goodbye-1' })).status).toBe(401);
       const row = await svc.ctx.db('users').where({ id: user.id }).first();
       expect(row).toMatchObject({ name: 'Deleted user', email: `deleted-${user.id}@deleted.invalid`, status: 'deleted' });
+      expect(await svc.ctx.db('api_keys').where({ user_id: user.id })).toEqual([]);
       const event = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'account.deleted'").andWhereRaw("envelope->'data'->>'user_id' = ?", [user.id]).first();
       expect(event.envelope.data).toMatchObject({ user_id: user.id, email_sha256: crypto.createHash('sha256').update('leaving@example.com').digest('hex') });
       expect(JSON.stringify(event.envelope)).not.toContain('leaving@example.com');

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { api, errorDetail } from '../api/client';
 import { downloadMyData } from '../account/dataExport';
 import { deleteAccount, readSearchReadyEmails, setSearchReadyEmails } from '../account/accountApi';
+import { DeleteAccountDialog } from '../account/DeleteAccountDialog';
 import { validateNewPassword } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
@@ -172,20 +173,25 @@ function DataExportSection() {
 }
 
 function DeleteAccountSection() {
-  const { logout } = useAuth();
+  const { user, logout } = useAuth();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
   const [error, setError] = useState('');
+  const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (password === '' || !understood) {
       setError('Enter your password and tick the box to confirm');
       return;
     }
     setError('');
+    setConfirming(true);
+  };
+
+  const handleConfirm = async () => {
     setPending(true);
     try {
       const message = await deleteAccount(password);
@@ -194,6 +200,7 @@ function DeleteAccountSection() {
       startTransition(logout);
     } catch (err) {
       setError(errorDetail(err, 'Could not delete your account; please try again.'));
+      setConfirming(false);
       setPending(false);
     }
   };
@@ -214,9 +221,10 @@ function DeleteAccountSection() {
           <span>I understand that this cannot be undone.</span>
         </label>
         <button type="submit" className="btn btn-danger" disabled={pending}>
-          {pending ? 'Deleting...' : 'Delete My Account'}
+          Delete My Account
         </button>
       </form>
+      {confirming && <DeleteAccountDialog email={user?.email ?? ''} deleting={pending} onConfirm={handleConfirm} onCancel={() => setConfirming(false)} />}
     </section>
   );
 }

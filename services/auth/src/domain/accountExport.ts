@@ -2,6 +2,8 @@ import { ACCOUNT_DATA_EXPORT_PATH, type AccountDataResponse, type ServiceName } 
 import { serviceUnavailable, type ServiceContext } from '@leadforge/kit';
 import type { UserRow } from './users.ts';
 
+const isoOrNull = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
 /** The services that hold data of a user besides auth, each behind its internal export route. */
 const SERVICES_WITH_USER_DATA: readonly ServiceName[] = ['billing', 'leads', 'affiliate', 'contact'];
 /** A user with hundreds of searches makes a large answer; the whole export stays bounded. */
@@ -15,6 +17,9 @@ const EXPORT_CALL_TIMEOUT_MS = 30_000;
 export async function exportAccount(ctx: ServiceContext, user: UserRow, credits: number) {
   const emails = await ctx.db('mail_outbox').where({ recipient: user.email }).orderBy('id')
     .select('kind', 'subject', 'created_at', 'sent_at');
+  // Never the key hashes: the prefix is what identifies a key to its owner.
+  const apiKeys = await ctx.db('api_keys').where({ user_id: user.id }).orderBy('created_at')
+    .select('name', 'prefix', 'created_at', 'expires_at', 'last_used_at', 'revoked_at');
   const parts = await Promise.all(SERVICES_WITH_USER_DATA.map(async (service) => {
     try {
       const data = await ctx.internal.call<AccountDataResponse>(service, 'POST', ACCOUNT_DATA_EXPORT_PATH, {
@@ -38,11 +43,19 @@ export async function exportAccount(ctx: ServiceContext, user: UserRow, credits:
       created_at: new Date(user.created_at).toISOString(),
       credits,
       notify_search_ready: user.notify_search_ready,
+      api_keys: apiKeys.map((k) => ({
+        name: k.name,
+        prefix: k.prefix,
+        created_at: isoOrNull(k.created_at),
+        expires_at: isoOrNull(k.expires_at),
+        last_used_at: isoOrNull(k.last_used_at),
+        revoked_at: isoOrNull(k.revoked_at),
+      })),
       emails_sent: emails.map((m) => ({
         kind: m.kind,
         subject: m.subject,
-        queued_at: new Date(m.created_at).toISOString(),
-        sent_at: m.sent_at ? new Date(m.sent_at).toISOString() : null,
+        queued_at: isoOrNull(m.created_at),
+        sent_at: isoOrNull(m.sent_at),
       })),
     },
     ...Object.fromEntries(parts),

@@ -15,6 +15,8 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
   const searches = trx('lead_searches').where({ user_id: userId }).select('id');
   await trx('search_feed').whereIn('search_id', searches).delete();
   await trx('leads').whereIn('search_id', searches).delete();
+  // Which businesses the user received (not charged twice) is a record of what they bought.
+  await trx('owned_businesses').where({ user_id: userId }).delete();
   // Their events already relayed (search.requested names the industry and place) leave the outbox's history.
   await trx('kit_outbox').whereIn('key', trx('lead_searches').where({ user_id: userId }).select(trx.raw('id::text'))).whereNotNull('published_at').delete();
   return trx('lead_searches').where({ user_id: userId }).delete();
