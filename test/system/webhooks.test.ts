@@ -166,6 +166,14 @@ describe.skipIf(missing.length > 0)(`webhooks and exports end to end through the
     expect(sheet.getRow(1).getCell(1).value).toBe('Name');
     expect(sheet.getColumn(2).values.slice(2)).toEqual(search.body.leads.map((l: { company: string }) => l.company));
 
+    // What a script does with the links: fetch them with an API key; the webhook routes take the key too.
+    const key = await api('POST', '/api/api-keys', { name: 'webhook receiver' }, bearer(user.token));
+    expect(key.status).toBe(201);
+    const byKey = await fetch(hook.body.data.links.export_xlsx.replace(/^https?:\/\/[^/]+/, product.stack.url), { headers: { 'x-api-key': key.body.key } });
+    expect(byKey.status).toBe(200);
+    expect(byKey.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect((await api('GET', '/api/webhooks', undefined, { 'x-api-key': key.body.key })).body.webhooks.map((w: { id: string }) => w.id)).toEqual([endpoint.id]);
+
     // Free re-download, owner only.
     expect(await product.balance(user.token)).toBe(15);
     const other = await newUser(0);
