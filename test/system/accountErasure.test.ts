@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@leadforge/kit';
 import { bearer } from '../support/api.ts';
 import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 
 const NAME = 'Zebulon Quaxley';
 const RENAMED = 'Zebulon Q. Quaxley';
@@ -34,6 +36,27 @@ describe('account deletion through the gateway erases the user\'s personal data 
     admin = (await api('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: 'secret123' })).body.access_token;
   }, 240_000);
   afterAll(async () => product?.close());
+
+  it('emails a refund notice when billing refunds a purchase', async () => {
+    const reg = await api('POST', '/api/auth/register', { name: 'Refunded Rita', email: 'rita@example.com', password: 'refund-me' });
+    const token = reg.body.access_token as string;
+    const created = await api('POST', '/api/payments/create', { plan_id: 'starter', return_url: 'http://localhost/credits', cancel_url: 'http://localhost/credits' }, bearer(token));
+    const approved = await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
+    expect((await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id, payer_id: approved.body.payer_id }, bearer(token))).status).toBe(200);
+    const [purchase] = (await api('GET', '/api/payments/history', undefined, bearer(token))).body.purchases;
+
+    // An admin's refund, as the admin panel asks billing for it (billing's internal route).
+    const billing = product.stack.services.find((s) => s.name === 'billing')!;
+    const refund = await fetch(`${billing.url}/internal/purchases/${purchase.id}/refund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': billing.ctx.config.internalToken },
+      body: JSON.stringify({ actor_id: reg.body.user.id, reason: 'asked for it' }),
+    });
+    expect(refund.status).toBe(200);
+    const notice = await waitForMail(path.join(product.stack.env.DATA_DIR!, 'mail'), 'rita@example.com', /^Your Leadforge refund: \$19\.00$/);
+    expect(notice.text).toContain('Credits taken back: 100');
+    expect(notice.text).toContain(`Reference: ${purchase.id}`);
+  }, 60_000);
 
   const stats = async () => (await api('GET', '/api/admin/enhanced-stats?include=stats', undefined, bearer(admin))).body.stats;
 
