@@ -32,7 +32,7 @@ describe('reading pages in the parsing workers', () => {
       contacts: { emails: ['desk@bright-dental.co.uk'], phones: ['+442079460123'], socials: [] },
       contactPages: [{ url: 'https://bright-dental.co.uk/kontakt', score: 3 }],
       frames: [],
-      navigation: ['https://bright-dental.co.uk/kontakt'],
+      navigation: [],
     });
   });
 

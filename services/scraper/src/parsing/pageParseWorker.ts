@@ -18,7 +18,7 @@ export interface HomeReading {
   contactPages: ScoredPage[];
   /** Same-site frame and iframe sources. */
   frames: string[];
-  /** Same-site first-level links, navigation first: where to look when no link says "contact". */
+  /** Same-site first-level links, navigation first: where to look when no link names a contact or legal page (empty when one does). */
   navigation: string[];
 }
 
@@ -46,13 +46,16 @@ export default function runPageJob({ task, maxDepth, started }: PageJob): PageOu
     const $ = loadHtml(task.html, maxDepth);
     switch (task.kind) {
       case 'home':
+        const contactPages = findScoredContactPages(task.url, $, task.contactPages);
+        // First-level links only matter to a page that names no contact or legal page.
+        const named = contactPages.some((page) => page.score >= 2);
         return {
           ok: true,
           value: {
             contacts: readPageContacts($, task.country),
-            contactPages: findScoredContactPages(task.url, $, task.contactPages),
+            contactPages,
             frames: findFrames(task.url, $, FRAMES),
-            navigation: findNavigationLinks(task.url, $, FIRST_LEVEL_LINKS + task.contactPages),
+            navigation: named ? [] : findNavigationLinks(task.url, $, FIRST_LEVEL_LINKS + task.contactPages),
           },
         };
       case 'page':

@@ -22,7 +22,8 @@ export function scriptAddresses($: CheerioAPI): string[] {
     const type = ($(element).attr('type') ?? '').toLowerCase();
     if (type && !/javascript|module/.test(type)) return;
     const code = $(element).text().slice(0, MAX_SCRIPT);
-    if (!code.includes('reverse') && !code.includes('+')) return;
+    // Both tricks carry the "@" in a literal (reversed or alone).
+    if (!code.includes('@') || (!code.includes('reverse') && !code.includes('+'))) return;
     for (const match of code.matchAll(REVERSED)) found.push(...emailsInText([...unquote(match[1])].reverse().join('')));
     for (const match of code.matchAll(CONCATENATED)) {
       const pieces = [...match[0].matchAll(new RegExp(LITERAL, 'g'))].map((piece) => unquote(piece[0]));

@@ -25,6 +25,7 @@ const mirrors = (declarations: string): boolean => /direction:rtl/.test(declarat
 function mirroredSelectors($: CheerioAPI): Set<string> {
   const selectors = new Set<string>();
   const css = $('style').text().toLowerCase().replace(/\s+/g, '');
+  if (!css.includes('bidi-override')) return selectors;
   for (const rule of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
     if (!mirrors(rule[2])) continue;
     for (const selector of rule[1].split(',')) {
