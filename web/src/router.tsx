@@ -5,6 +5,7 @@ import { AffiliatePage } from './pages/AffiliatePage';
 import { ContactPage } from './pages/ContactPage';
 import { CreditsPage } from './pages/CreditsPage';
 import { DashboardPage } from './pages/DashboardPage';
+import { DevelopersPage } from './developers/DevelopersPage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
@@ -44,6 +45,7 @@ export const router = createBrowserRouter(
           <Route path="/credits" element={<CreditsPage />} />
           <Route path="/affiliate" element={<AffiliatePage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/developers" element={<DevelopersPage />} />
         </Route>
       </Route>
       <Route element={<RequireSession adminOnly />}>

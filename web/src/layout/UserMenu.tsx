@@ -60,6 +60,7 @@ export function UserMenu({ user }: { user: User }) {
             <Link to="/dashboard">Dashboard</Link>
             <Link to="/credits">Buy Credits</Link>
             <Link to="/settings">Settings</Link>
+            <Link to="/developers">Developers</Link>
             <Link to="/contact">Contact</Link>
             {isAdmin(user) && <Link to="/admin">Admin Panel</Link>}
           </nav>

@@ -43,6 +43,12 @@ function operationId(route: RouteEntry): string {
   return `${route.method.toLowerCase()}${words.join('')}`;
 }
 
+/** Operations grouped by what they are about: `/api/<group>/...`, with a few joined to their kin. */
+function tagOf(path: string): string {
+  const group = path.split('/')[2];
+  return ({ 'openapi.json': 'docs', 'generate-leads': 'lead-searches', account: 'auth' } as Record<string, string>)[group] ?? group;
+}
+
 function parameters(schema: RouteSchemas['schema']): Json[] {
   const list: Json[] = [];
   const add = (where: 'path' | 'query', object: unknown) => {
@@ -94,7 +100,7 @@ function operation(route: RouteEntry, recorded: RouteSchemas | undefined): Json 
   const security = route.access === 'public' ? [] : [{ bearerAuth: [] }, ...(route.apiKey ? [{ apiKey: [] }] : [])];
   return {
     operationId: operationId(route),
-    tags: [route.path.split('/')[2]],
+    tags: [tagOf(route.path)],
     summary: notes?.summary ?? `${route.method} ${openApiPath(route.path)}`,
     ...(notes?.description || route.apiKey
       ? { description: [notes?.description, route.apiKey ? `Accepts an API key (\`X-API-Key\`).` : undefined].filter(Boolean).join('\n\n') }
