@@ -197,7 +197,11 @@ for (const kind of kinds) {
       expect(await bad({ website: 'localhost' })).toBe('Please give a website address such as example.com');
       expect(await bad({ website: 'javascript:alert(1)' })).toBe('Please give a website address such as example.com');
       expect(await bad('not json')).toBeTruthy();
+      // Control characters (NUL among them, which PostgreSQL text refuses) never make a 500.
+      expect((await t.call('POST', '/api/opt-out', { email: `nul${kind}@opt.example`, reason: 'a\u0000b', website: `nul\u0000${kind}.example.de` })).status).toBeLessThan(500);
       const token = admin();
+      expect((await t.call('GET', '/api/admin/opt-outs?q=%00', undefined, token)).status).toBeLessThan(500);
+      expect((await t.call('GET', '/api/admin/opt-outs?q=%01', undefined, token)).status).toBe(200);
       expect((await t.call('POST', '/api/admin/opt-outs/not-a-uuid/approve', undefined, token)).status).toBe(404);
       expect((await t.call('GET', '/api/admin/opt-outs?page=0', undefined, token)).status).toBe(400);
     });

@@ -22,7 +22,10 @@ interface OptOutRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'Opt-out request not found';
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const blankToNull = (text: string | undefined) => (text && text.trim() ? text.trim() : null);
+// PostgreSQL text refuses NUL, and no other control character belongs in these one-line fields.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+const oneLine = (text: string) => text.replace(CONTROL_CHARS, ' ').trim();
+const blankToNull = (text: string | undefined) => (text && oneLine(text) ? oneLine(text) : null);
 
 export const toOptOutEntry = (row: OptOutRow): OptOutEntry => ({
   id: row.id,
@@ -58,7 +61,8 @@ export async function requestOptOut(db: Db, input: OptOutRequest): Promise<{ id:
 /** The requests (newest first, optionally filtered) and the values suppressed now, both matching `q`. */
 export async function listOptOuts(db: Db, query: AdminOptOutQuery): Promise<AdminOptOutList> {
   const { q, status, page = 1, page_size: pageSize = 50 } = query;
-  const pattern = q && q.trim() ? `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const needle = q ? oneLine(q).toLowerCase() : '';
+  const pattern = needle ? `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const matching = db('opt_outs').modify((b) => {
     if (status) b.where({ status });
     if (pattern) {
@@ -78,7 +82,6 @@ export async function listOptOuts(db: Db, query: AdminOptOutQuery): Promise<Admi
     if (row.phone) suppressed.push({ kind: 'phone', value: row.phone, opt_out_id: row.id });
     if (row.domain && row.status === 'approved') suppressed.push({ kind: 'domain', value: row.domain, opt_out_id: row.id });
   }
-  const needle = q?.trim().toLowerCase();
   return {
     requests: rows.map(toOptOutEntry),
     total: Number(total),
