@@ -37,7 +37,8 @@ function mirroredSelectors($: CheerioAPI): Set<string> {
 }
 
 function isMirrored(el: Element, selectors: Set<string>): boolean {
-  if (mirrors((el.attribs.style ?? '').toLowerCase().replace(/\s+/g, ''))) return true;
+  const style = el.attribs.style;
+  if (style && /bidi/i.test(style) && mirrors(style.toLowerCase().replace(/\s+/g, ''))) return true;
   if (!selectors.size) return false;
   if (el.attribs.id && selectors.has(`#${el.attribs.id.toLowerCase()}`)) return true;
   return (el.attribs.class ?? '').toLowerCase().split(/\s+/).some((name) => name && selectors.has(`.${name}`));
