@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import type { ServiceName } from '@leadforge/contracts';
-import { startService, sharedMemoryBus, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
+import { startService, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from './services.ts';
 import { freePort } from './freePort.ts';
@@ -40,7 +40,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
   env.PUBLIC_URL ??= `http://localhost:${options.port || env.PORT || 8080}`;
 
-  const bus = env.KAFKA_BROKERS ? createBus(env, logger) : sharedMemoryBus();
+  // Without Kafka, a handle on the process's in-process bus: stopping this stack ends its own
+  // subscriptions and leaves the bus to the next stack of the process (tests start several).
+  const bus = createBus(env, logger);
   const services = await Promise.all(definitions.map((def) => startService(def, { env, bus, logger, port: ports.get(def.name) })));
   const serviceUrls = Object.fromEntries(services.map((s) => [s.name, env[`${s.name.toUpperCase()}_URL`]!]));
   const gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger });
