@@ -60,6 +60,7 @@ const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/affiliate/referral-visits': { code: 'FUZZCODE' },
   'POST /api/admin/affiliate-payouts': { period: '2001-01' },
   'POST /api/contact': { name: 'Fuzz Tester', email: 'fuzz-contact@example.com', message: 'hello', recaptcha_token: 'fuzz' },
+  'POST /api/opt-out': { email: 'fuzz-opt-out@example.com', phone: '+15550100000', website: 'fuzz-opt-out.example', reason: 'hello' },
   'POST /api/admin/update-credits': { user_id: NIL_UUID, credits_change: 5 },
   'POST /api/admin/user-action': { user_id: NIL_UUID, action: 'deactivate' },
 };
