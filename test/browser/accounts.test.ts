@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
-import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 
 describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, reset, settings (needs Debian chromium at /usr/bin/chromium)', () => {
@@ -161,8 +161,9 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await danger.getByLabel('Your password').fill('engineer58');
     await danger.getByRole('button', { name: 'Delete My Account' }).click();
     await dialog.waitFor();
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, 'accounts-settings-delete');
+    // What the user sees (the viewport): a full-page picture would show the fixed backdrop on part of the page only.
+    await danger.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'accounts-settings-delete.png') });
     await dialog.getByRole('button', { name: 'Yes, Delete Everything' }).click();
 
     await page.waitForURL(url('/login'));
