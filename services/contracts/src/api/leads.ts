@@ -175,6 +175,19 @@ export const tooManyRunningSearchesDetail = (limit: number) =>
 
 /** The CSV export's columns, in order (the spec's). */
 export const LEADS_CSV_COLUMNS = ['Name', 'Company', 'Email', 'Phone', 'Website', 'City'] as const;
+/**
+ * The verdict and provenance columns every export adds after its own, one list for CSV, JSON and
+ * Excel. `Phone` stays E.164 in exports; `phone_display` is for people and is not exported.
+ */
+export const LEAD_VERDICT_COLUMNS = [
+  { header: 'Email status', key: 'email_status' },
+  { header: 'Email type', key: 'email_type' },
+  { header: 'Email source', key: 'email_source' },
+  { header: 'Email fetched at', key: 'email_fetched_at' },
+  { header: 'Phone type', key: 'phone_type' },
+  { header: 'Phone source', key: 'phone_source' },
+  { header: 'Phone fetched at', key: 'phone_fetched_at' },
+] as const;
 
 const fileNamePart = (text: string) => text
   .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
