@@ -3,6 +3,7 @@ import { AppLayout } from './layout/AppLayout';
 import { AdminPage } from './pages/AdminPage';
 import { AffiliatePage } from './pages/AffiliatePage';
 import { ContactPage } from './pages/ContactPage';
+import { OptOutPage } from './pages/OptOutPage';
 import { CreditsPage } from './pages/CreditsPage';
 import { DashboardPage } from './pages/DashboardPage';
 import { DevelopersPage } from './developers/DevelopersPage';
@@ -36,6 +37,7 @@ export const router = createBrowserRouter(
       <Route element={<AppLayout />}>
         <Route index element={<HomePage />} />
         <Route path="/contact" element={<ContactPage />} />
+        <Route path="/opt-out" element={<OptOutPage />} />
       </Route>
 
       {/* The guard sits outside the layout so its loading state can fill the screen. */}
