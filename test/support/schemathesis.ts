@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { leadforgeCacheDir } from '../../stack/src/infra/prerequisites.ts';
 
@@ -21,10 +22,15 @@ export interface SchemathesisRun {
   output: string;
 }
 
-/** Runs `st run` and resolves with its exit code and output (never rejects on a failing run). */
+/**
+ * Runs `st run` in a throwaway folder (it keeps a `.schemathesis/` cache where it runs) and resolves
+ * with its exit code and output (never rejects on a failing run).
+ */
 export function runSchemathesis(binary: string, args: string[], timeoutMs: number): Promise<SchemathesisRun> {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-schemathesis-'));
   return new Promise((resolve) => {
-    execFile(binary, ['run', ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (error, stdout, stderr) => {
+    execFile(binary, ['run', ...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (error, stdout, stderr) => {
+      fs.rmSync(cwd, { recursive: true, force: true });
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, output: `${stdout}${stderr}` });
     });
