@@ -39,6 +39,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     env[`${def.name.toUpperCase()}_URL`] ??= `http://127.0.0.1:${port}`;
   }
   env.PUBLIC_URL ??= `http://localhost:${options.port || env.PORT || 8080}`;
+  // A page-parsing worker is a thread with the parsing code loaded (~150 MB resident); the scraper's
+  // own default, one per core but one, would take most of a many-core laptop's memory. Local mode
+  // parses with one (a 200-lead search waits on the network, not on parsing) unless told otherwise.
+  env.SCRAPER_PARSE_WORKERS ??= '1';
 
   // Without Kafka, a handle on the process's in-process bus: stopping this stack ends its own
   // subscriptions and leaves the bus to the next stack of the process (tests start several).

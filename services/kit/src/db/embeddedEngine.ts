@@ -7,9 +7,10 @@ import { PGlite } from '@electric-sql/pglite';
 /**
  * PostgreSQL's default shared_buffers (128 MB) is what made each embedded engine hold ~170 MB
  * resident: a service's working set is a few MB and its files stay in the OS page cache anyway.
- * With 8 MB an engine costs ~35 MB past the first (docs/decisions.md, "Local mode's memory").
+ * An engine is one single-user backend, so shared memory sized for 100 connections is waste too.
+ * With these an engine costs ~35 MB past the first (docs/decisions.md, "Local mode's memory").
  */
-export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'temp_buffers=1MB'];
+export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'temp_buffers=1MB', '-c', 'max_connections=4'];
 
 /** A folder holds a cluster once initdb has written its version file. */
 const CLUSTER_MARKER = 'PG_VERSION';
