@@ -85,14 +85,31 @@ describe.skipIf(!chromiumAvailable)('the Developers page and the API reference i
       page.context().waitForEvent('page'),
       page.getByRole('link', { name: 'interactive API reference' }).click(),
     ]);
+    docs.setDefaultTimeout(10_000);
     docs.on('console', (message) => { if (message.type() === 'error') consoleProblems.push(message.text()); });
     await docs.waitForURL(url('/api/docs'));
     await docs.getByText('Leadforge API').first().waitFor();
     await docs.locator('.opblock-summary-path', { hasText: '/api/lead-searches' }).first().waitFor();
     await docs.getByRole('button', { name: /Authorize/ }).first().waitFor();
     await screenshot(docs, 'developers-api-docs');
+
+    // Try a call from the page with an API key.
+    const login = await (await fetch(url('/api/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'margaret@example.com', password: 'apollo-11' }) })).json();
+    const created = await (await fetch(url('/api/api-keys'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` }, body: JSON.stringify({ name: 'docs' }) })).json();
+    await docs.locator('.auth-wrapper .authorize').click();
+    const keyScheme = docs.locator('.auth-container').filter({ hasText: 'X-API-Key' });
+    await keyScheme.locator('input').fill(created.key);
+    await keyScheme.locator('button.authorize').click();
+    await keyScheme.getByText('Authorized').first().waitFor();
+    await docs.locator('.modal-ux .btn-done').first().click();
+    const meOperation = docs.locator('#operations-auth-getAuthMe');
+    await meOperation.locator('.opblock-summary').click();
+    await meOperation.getByRole('button', { name: 'Execute' }).click();
+    await meOperation.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
+    expect(await meOperation.locator('.live-responses-table').textContent()).toContain('margaret@example.com');
+    await screenshot(docs, 'developers-api-docs-try-it');
     for (const requested of requests) expect(new URL(requested).origin, requested).toBe(new URL(stack.url).origin);
     expect(consoleProblems.filter((p) => /Content Security Policy|Refused to/i.test(p))).toEqual([]);
     await docs.close();
-  });
+  }, 90_000);
 });
