@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60000,
     pool: 'forks',
     globalSetup: ['test/support/globalInfra.ts'],
+    // Every test worker, like every product process a test starts, talks only to loopback.
+    setupFiles: ['test/support/loopbackEgressPreload.mjs'],
   },
 });

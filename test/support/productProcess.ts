@@ -10,9 +10,12 @@ export interface ProductProcess {
   stop(): Promise<number | null>;
 }
 
+/** Loaded first into every product process a test starts, so its traffic stays on loopback. */
+const LOOPBACK_EGRESS_PRELOAD = new URL('./loopbackEgressPreload.mjs', import.meta.url).pathname;
+
 /** The caller's environment for a product on `port` and `dataDir`, cleared of servers it must not share. */
 export function isolatedEnv(port: number, dataDir: string, logLevel: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
+  const merged: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -23,6 +26,7 @@ export function isolatedEnv(port: number, dataDir: string, logLevel: string, env
     LOG_LEVEL: logLevel,
     ...env,
   };
+  return { ...merged, NODE_OPTIONS: `--import ${LOOPBACK_EGRESS_PRELOAD} ${merged.NODE_OPTIONS ?? ''}`.trim() };
 }
 
 /**
