@@ -35,7 +35,6 @@ export interface WebhooksConfig {
   pollMs: number;
 }
 
-
 export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
   return {
     searchDeadlineMs: readInt(env, 'LEADS_SEARCH_DEADLINE_SECONDS', 120, 1, 3600) * 1000,
