@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,5 +101,17 @@ describe('local mode: a data folder written by an earlier version is read, not r
     stack = await startStack({ port: 0, env: env(dataDir) });
     const login = await call(stack, 'POST', '/api/auth/login', { email: 'after@example.com', password: 'secret123' });
     expect(login.status).toBe(200);
+  }, 120_000);
+
+  it('lets `npm run user:promote` change the stopped product\'s data', async () => {
+    await stack.stop();
+    const root = path.resolve(new URL('../..', import.meta.url).pathname);
+    const promoted = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/user-promote.ts', 'after@example.com'], { cwd: root, env: env(dataDir), encoding: 'utf8' });
+    expect(promoted.stdout).toContain('is now an administrator');
+    expect(promoted.status).toBe(0);
+    stack = await startStack({ port: 0, env: env(dataDir) });
+    const login = await call(stack, 'POST', '/api/auth/login', { email: 'after@example.com', password: 'secret123' });
+    const me = await call(stack, 'GET', '/api/auth/me', undefined, login.body.access_token);
+    expect(me.body.role).toBe('admin');
   }, 120_000);
 });
