@@ -29,6 +29,18 @@ class SqlMigrationSource implements Knex.MigrationSource<SqlMigration> {
   }
 }
 
+/**
+ * Every migration file recorded as run, and nothing else: the usual start, answered with two queries
+ * instead of knex's migrator (~85 ms of CPU a service on PGlite). Anything else goes to knex, which
+ * runs what is pending and refuses a database that recorded migrations the folders no longer have.
+ */
+async function upToDate(db: Db, dirs: string[]): Promise<boolean> {
+  if (!(await db.schema.hasTable('schema_migrations'))) return false;
+  const recorded = (await db('schema_migrations').select('name')).map((r: { name: string }) => r.name).sort();
+  const files = (await new SqlMigrationSource(dirs).getMigrations()).map((m) => m.name).sort();
+  return recorded.length === files.length && recorded.every((name, i) => name === files[i]);
+}
+
 const KIT_MIGRATIONS = new URL('./migrations', import.meta.url).pathname;
 
 /** Any fixed number: every process migrating one database takes this advisory lock. */
@@ -42,6 +54,7 @@ const MIGRATION_LOCK_KEY = 7_231_004;
  */
 export async function migrate(db: Db, serviceMigrationsDir?: string): Promise<void> {
   const dirs = [KIT_MIGRATIONS, ...(serviceMigrationsDir ? [serviceMigrationsDir] : [])];
+  if (await upToDate(db, dirs)) return;
   const run = () => db.migrate.latest({ migrationSource: new SqlMigrationSource(dirs), tableName: 'schema_migrations' });
   // PGlite is one process's single connection: nothing to race with.
   if (db.client.config.client !== 'pg') {
