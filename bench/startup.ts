@@ -3,7 +3,7 @@
 // and at the peak of a 200-lead search (fixture web in a child process, 300 ms an answer; websites
 // reached through its forward proxy). A first start on an empty data folder is measured too, and the
 // peak memory of a vitest run: BENCH_SUITE names its files (default: the tests that start the local
-// stack), BENCH_SUITE=all runs the whole suite (a machine of its own: it takes every core).
+// stack), BENCH_SUITE=all runs the whole suite (a machine of its own: it takes every core), none skips it.
 // Targets: ready < 6 s, idle < 700 MB, search peak < 1 GB.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,7 +66,9 @@ async function suitePeak(files: string[]): Promise<{ files: string[]; peak_rss_m
   return { files: files.length ? files : ['(all)'], peak_rss_mb: mb(peak), seconds: Math.round((performance.now() - started) / 100) / 10, exit_code: code };
 }
 
-const SUITE = process.env.BENCH_SUITE === 'all' ? [] : (process.env.BENCH_SUITE ?? 'test/system/foundation.test.ts stack/test/localEngines.test.ts').split(/\s+/).filter(Boolean);
+const SUITE_FILES = process.env.BENCH_SUITE ?? 'test/system/foundation.test.ts stack/test/localEngines.test.ts';
+/** The vitest files to measure: [] is the whole suite; none (BENCH_SUITE=none) skips the measure. */
+const SUITE = SUITE_FILES === 'none' ? undefined : SUITE_FILES === 'all' ? [] : SUITE_FILES.split(/\s+/).filter(Boolean);
 
 interface Launched { child: ChildProcess; launchedAt: number; exited: Promise<number | null>; output: () => string }
 
@@ -142,7 +144,7 @@ try {
   peakMb = Math.max(peakMb, treeRssMb(run.child.pid!));
   if (search.status !== 200) throw new Error(`search: ${search.status} ${JSON.stringify(search.body).slice(0, 300)}`);
   await stop(run);
-  const suite = await suitePeak(SUITE);
+  const suite = SUITE ? await suitePeak(SUITE) : 'skipped (BENCH_SUITE=none)';
 
   console.log(`npm start: first 200 from / in ${rootMs} ms, from /api/auth/me in ${meMs} ms (${cpuToReady.toFixed(1)} s of CPU); ${mb(idleMb)} MB idle, ${mb(peakMb)} MB at the peak of a ${PLACES}-lead search`);
   reportFigures('startup', {
