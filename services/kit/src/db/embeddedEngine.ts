@@ -17,20 +17,30 @@ const CLUSTER_MARKER = 'PG_VERSION';
 
 const INIT_CLUSTER_WORKER = new URL('./initCluster.worker.mjs', import.meta.url);
 
-let template: Promise<string> | undefined;
+interface ClusterTemplate {
+  /** The cluster's folder, copied into each new service folder. */
+  dir: string;
+  /** The same as a tar archive, loaded into each in-memory engine (tests). */
+  archive: string;
+}
+
+let template: Promise<ClusterTemplate> | undefined;
 
 /**
  * One freshly initialised cluster per process, made in a worker thread: initdb is the costly part of
  * a new embedded database (seconds, and hundreds of MB a thread keeps after it), so it runs once, in
- * a thread whose memory goes when it ends, and every new service folder starts as a copy of it.
+ * a thread whose memory goes when it ends, and every new database starts as a copy of it.
  */
-function clusterTemplate(): Promise<string> {
-  template ??= new Promise<string>((resolve, reject) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-pglite-template-'));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { dir, startParams: EMBEDDED_START_PARAMS } });
+function clusterTemplate(): Promise<ClusterTemplate> {
+  template ??= new Promise<ClusterTemplate>((resolve, reject) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-pglite-template-'));
+    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+    const made = { dir: path.join(root, 'cluster'), archive: path.join(root, 'cluster.tar') };
+    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { ...made, startParams: EMBEDDED_START_PARAMS } });
     worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 && fs.existsSync(path.join(dir, CLUSTER_MARKER)) ? resolve(dir) : reject(new Error(`embedded database initialisation failed (exit ${code})`))));
+    worker.once('exit', (code) => (code === 0 && fs.existsSync(path.join(made.dir, CLUSTER_MARKER)) && fs.existsSync(made.archive)
+      ? resolve(made)
+      : reject(new Error(`embedded database initialisation failed (exit ${code})`))));
   });
   return template;
 }
@@ -43,7 +53,7 @@ function clusterTemplate(): Promise<string> {
 async function ensureCluster(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, CLUSTER_MARKER))) return;
   if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return;
-  const source = await clusterTemplate();
+  const { dir: source } = await clusterTemplate();
   const partial = `${dir}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.cpSync(source, partial, { recursive: true });
@@ -54,7 +64,8 @@ async function ensureCluster(dir: string): Promise<void> {
 /** Opens an embedded engine on `dir` (in memory without one), ready for queries. */
 export async function openEmbeddedEngine(dir?: string): Promise<PGlite> {
   if (dir) await ensureCluster(dir);
-  const engine = new PGlite({ dataDir: dir, startParams: EMBEDDED_START_PARAMS });
+  const loadDataDir = dir ? undefined : new Blob([fs.readFileSync((await clusterTemplate()).archive)]);
+  const engine = new PGlite({ dataDir: dir, loadDataDir, startParams: EMBEDDED_START_PARAMS });
   await engine.waitReady;
   return engine;
 }
