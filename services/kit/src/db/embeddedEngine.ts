@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,54 +16,38 @@ const CLUSTER_MARKER = 'PG_VERSION';
 
 const INIT_CLUSTER_WORKER = new URL('./initCluster.worker.mjs', import.meta.url);
 
-interface ClusterTemplate {
-  /** The cluster's folder, copied into each new service folder. */
-  dir: string;
-  /** The same as a tar archive, loaded into each in-memory engine (tests). */
-  archive: string;
-}
-
-let template: Promise<ClusterTemplate> | undefined;
+let template: Promise<Uint8Array<ArrayBuffer>> | undefined;
 
 /**
- * One freshly initialised cluster per process, made in a worker thread: initdb is the costly part of
- * a new embedded database (seconds, and hundreds of MB a thread keeps after it), so it runs once, in
- * a thread whose memory goes when it ends, and every new database starts as a copy of it.
+ * One freshly initialised cluster per process, as a gzipped tar archive (~4.5 MB) kept in memory:
+ * initdb is the costly part of a new embedded database (seconds, and hundreds of MB a thread keeps
+ * after it), so it runs once, in a worker thread whose memory goes when it ends, and every new
+ * database (a new service folder, or an in-memory one in tests) starts from the archive.
  */
-function clusterTemplate(): Promise<ClusterTemplate> {
-  template ??= new Promise<ClusterTemplate>((resolve, reject) => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-pglite-template-'));
-    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
-    const made = { dir: path.join(root, 'cluster'), archive: path.join(root, 'cluster.tar') };
-    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { ...made, startParams: EMBEDDED_START_PARAMS } });
+function clusterArchive(): Promise<Uint8Array<ArrayBuffer>> {
+  template ??= new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { startParams: EMBEDDED_START_PARAMS } });
+    worker.once('message', (archive: Uint8Array<ArrayBuffer>) => resolve(archive));
     worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 && fs.existsSync(path.join(made.dir, CLUSTER_MARKER)) && fs.existsSync(made.archive)
-      ? resolve(made)
-      : reject(new Error(`embedded database initialisation failed (exit ${code})`))));
+    worker.once('exit', (code) => reject(new Error(`embedded database initialisation failed (exit ${code})`)));
   });
   return template;
 }
 
 /**
- * Gives an empty or missing folder a cluster (a copy of the template, renamed into place so a crash
- * never leaves half a cluster). A folder that already holds anything is left to PGlite as it is:
- * existing data, in whatever layout, is never overwritten.
+ * Whether `dir` needs a new cluster: missing or empty. A folder that already holds anything is left to
+ * PGlite as it is: existing data, in whatever layout, is never overwritten.
  */
-async function ensureCluster(dir: string): Promise<void> {
-  if (fs.existsSync(path.join(dir, CLUSTER_MARKER))) return;
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return;
-  const { dir: source } = await clusterTemplate();
-  const partial = `${dir}.partial-${process.pid}`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.cpSync(source, partial, { recursive: true });
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.renameSync(partial, dir);
+function needsCluster(dir: string): boolean {
+  if (fs.existsSync(path.join(dir, CLUSTER_MARKER))) return false;
+  return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
 }
 
 /** Opens an embedded engine on `dir` (in memory without one), ready for queries. */
 export async function openEmbeddedEngine(dir?: string): Promise<PGlite> {
-  if (dir) await ensureCluster(dir);
-  const loadDataDir = dir ? undefined : new Blob([fs.readFileSync((await clusterTemplate()).archive)]);
+  const fresh = dir === undefined || needsCluster(dir);
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  const loadDataDir = fresh ? new Blob([await clusterArchive()]) : undefined;
   const engine = new PGlite({ dataDir: dir, loadDataDir, startParams: EMBEDDED_START_PARAMS });
   await engine.waitReady;
   return engine;
