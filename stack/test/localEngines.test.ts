@@ -38,9 +38,13 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ti
 const service = (stack: RunningStack, name: string) => stack.services.find((s) => s.name === name)!;
 
 describe('local mode: one embedded engine per service, none waiting on another', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-engines-'));
   let stack: RunningStack;
-  beforeAll(async () => { stack = await startStack({ port: 0, env: env(fs.mkdtempSync(path.join(os.tmpdir(), 'lf-engines-'))) }); }, 120_000);
-  afterAll(async () => { await stack?.stop(); });
+  beforeAll(async () => { stack = await startStack({ port: 0, env: env(dataDir) }); }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('serves requests and consumes events while one service holds a long transaction', async () => {
     const held = await service(stack, 'contact').ctx.db.transaction();
@@ -63,7 +67,6 @@ describe('local mode: one embedded engine per service, none waiting on another',
   }, 60_000);
 
   it('keeps each service in its own folder under DATA_DIR', () => {
-    const dataDir = stack.env.DATA_DIR!;
     for (const s of stack.services) expect(fs.existsSync(path.join(dataDir, s.name, 'PG_VERSION'))).toBe(true);
   });
 });
@@ -85,7 +88,10 @@ describe('local mode: a data folder written by an earlier version is read, not r
     }
     stack = await startStack({ port: 0, env: env(dataDir) });
   }, 120_000);
-  afterAll(async () => { await stack?.stop(); });
+  afterAll(async () => {
+    await stack?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('opens the existing folders with their data and migrates on top of them', async () => {
     for (const name of ['auth', 'billing']) {
