@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { extractClusterArchive } from './clusterArchive.ts';
 
 /**
  * PostgreSQL's default shared_buffers (128 MB) is what made each embedded engine hold ~170 MB
@@ -43,11 +44,20 @@ function needsCluster(dir: string): boolean {
   return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
 }
 
+/** Fills a new service folder from the archive, renamed into place so a crash never leaves half a cluster. */
+async function createCluster(dir: string): Promise<void> {
+  const archive = await clusterArchive();
+  const partial = `${dir}.partial-${process.pid}`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  extractClusterArchive(archive, partial);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(partial, dir);
+}
+
 /** Opens an embedded engine on `dir` (in memory without one), ready for queries. */
 export async function openEmbeddedEngine(dir?: string): Promise<PGlite> {
-  const fresh = dir === undefined || needsCluster(dir);
-  if (dir) fs.mkdirSync(dir, { recursive: true });
-  const loadDataDir = fresh ? new Blob([await clusterArchive()]) : undefined;
+  if (dir && needsCluster(dir)) await createCluster(dir);
+  const loadDataDir = dir ? undefined : new Blob([await clusterArchive()]);
   const engine = new PGlite({ dataDir: dir, loadDataDir, startParams: EMBEDDED_START_PARAMS });
   await engine.waitReady;
   return engine;
