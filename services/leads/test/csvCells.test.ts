@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadsExportFileName } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, leadsExportFileName } from '@leadforge/contracts';
 import { csvRecord, neutraliseCell } from '../src/domain/csvCells.ts';
 
 describe('CSV cells', () => {
@@ -15,8 +15,16 @@ describe('CSV cells', () => {
     }
   });
 
-  it('writes a lead in the spec\'s column order', () => {
-    expect(csvRecord({ name: 'N', company: 'C', email: 'E', phone: '=P', website: 'W', city: 'Ci' })).toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci']);
+  it('writes a lead in the spec\'s column order, then the verdict and provenance columns (empty when unknown)', () => {
+    expect(csvRecord({ name: 'N', company: 'C', email: 'E', phone: '=P', website: 'W', city: 'Ci' }))
+      .toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci', ...LEAD_VERDICT_COLUMNS.map(() => '')]);
+    const fetched = new Date('2026-11-24T10:00:00Z');
+    expect(csvRecord({
+      name: 'N', company: 'C', email: 'anna@x.test', phone: '+4933224288333', website: 'W', city: 'Ci',
+      email_status: 'valid', email_type: 'personal', email_source: 'https://x.test/kontakt', email_fetched_at: fetched,
+      phone_type: 'fixed_line', phone_source: '=https://x.test/', phone_fetched_at: '2026-11-24T10:00:00.000Z',
+    })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci',
+      'valid', 'personal', 'https://x.test/kontakt', '2026-11-24T10:00:00.000Z', 'fixed_line', "'=https://x.test/", '2026-11-24T10:00:00.000Z']);
   });
 });
 
