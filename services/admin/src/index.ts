@@ -12,6 +12,8 @@ const feedOf = perService((ctx) => new ReadModelFeed(ctx.db, ctx.bus, ctx.log));
 export const adminService: ServiceDefinition = {
   name: 'admin',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+  // Its read models hold every user and the whole activity log: deep user pages were slower with 8 MB (bench/adminStats.ts).
+  embeddedDatabase: { sharedBuffersMb: 32 },
 
   async routes(app, ctx) {
     const catchUpMs = readInt(ctx.env, 'ADMIN_CATCH_UP_MS', 3000, 0, 60_000);

@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import type { ApiKeyIdentity, ServiceName } from '@leadforge/contracts';
 import { loadKitConfig, readInt, type KitConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
+import type { EmbeddedEngineOptions } from './db/embeddedEngine.ts';
 import { migrate } from './db/migrations.ts';
 import type { Bus } from './bus/bus.ts';
 import { createBus } from './bus/createBus.ts';
@@ -45,6 +46,8 @@ export interface ServiceDefinition {
   name: ServiceName;
   /** Folder of the service's plain-SQL migrations. */
   migrationsDir?: string;
+  /** Tuning of its embedded database in local mode. */
+  embeddedDatabase?: EmbeddedEngineOptions;
   /** Overrides how tokens are checked (the auth service uses its own keys and users table). */
   authentication?: (ctx: ServiceContext) => Partial<AuthenticationOptions>;
   /** Registers the service's routes. */
@@ -99,7 +102,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   await startTracing(config, log);
 
   // DATA_DIR=:memory: keeps embedded databases in memory (tests).
-  const db = openDatabase({ service: def.name, url: config.databaseUrl, dataDir: config.dataDir === ':memory:' ? undefined : config.dataDir });
+  const db = openDatabase({ service: def.name, url: config.databaseUrl, dataDir: config.dataDir === ':memory:' ? undefined : config.dataDir, embedded: def.embeddedDatabase });
   // An embedded database's first boot can outlast the pool's 30 s connection-create timeout when
   // every service of the local stack boots at once on a busy machine: wait for it outside the pool.
   await (db.client as { pglite?: { waitReady: Promise<void> } }).pglite?.waitReady;

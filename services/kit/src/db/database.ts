@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openEmbeddedEngine } from './embeddedEngine.ts';
+import { openEmbeddedEngine, type EmbeddedEngineOptions } from './embeddedEngine.ts';
 
 // Postgres bigint (count(*), sums) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   /** Folder for the embedded database; `undefined` with no url means in-memory (tests). */
   dataDir?: string;
   poolMax?: number;
+  /** Tuning of the embedded engine (ignored with a url). */
+  embedded?: EmbeddedEngineOptions;
 }
 
 /**
@@ -61,7 +63,7 @@ export function openDatabase(options: DatabaseOptions): Db {
     });
   }
   // Opened now, not at the first query: every service's engine starts while the others load.
-  const engine = openEmbeddedEngine(options.dataDir ? path.resolve(options.dataDir, options.service) : undefined);
+  const engine = openEmbeddedEngine(options.dataDir ? path.resolve(options.dataDir, options.service) : undefined, options.embedded);
   engine.catch(() => {});
   return knexFactory({ client: PgLiteClient as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { engine } as never });
 }

@@ -12,6 +12,15 @@ import { extractClusterArchive } from './clusterArchive.ts';
  */
 export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'temp_buffers=1MB', '-c', 'max_connections=4'];
 
+export interface EmbeddedEngineOptions {
+  /** A service whose tables outgrow 8 MB of buffers on its hot pages asks for more (it costs as much resident). */
+  sharedBuffersMb?: number;
+}
+
+const startParamsFor = (options: EmbeddedEngineOptions) => options.sharedBuffersMb
+  ? [...EMBEDDED_START_PARAMS, '-c', `shared_buffers=${options.sharedBuffersMb}MB`]
+  : EMBEDDED_START_PARAMS;
+
 /** A folder holds a cluster once initdb has written its version file. */
 const CLUSTER_MARKER = 'PG_VERSION';
 
@@ -55,10 +64,10 @@ async function createCluster(dir: string): Promise<void> {
 }
 
 /** Opens an embedded engine on `dir` (in memory without one), ready for queries. */
-export async function openEmbeddedEngine(dir?: string): Promise<PGlite> {
+export async function openEmbeddedEngine(dir?: string, options: EmbeddedEngineOptions = {}): Promise<PGlite> {
   if (dir && needsCluster(dir)) await createCluster(dir);
   const loadDataDir = dir ? undefined : new Blob([await clusterArchive()]);
-  const engine = new PGlite({ dataDir: dir, loadDataDir, startParams: EMBEDDED_START_PARAMS });
+  const engine = new PGlite({ dataDir: dir, loadDataDir, startParams: startParamsFor(options) });
   await engine.waitReady;
   return engine;
 }
