@@ -23,6 +23,12 @@ export interface ScraperConfig {
   /** DNS servers for the MX check ("127.0.0.1:53"); [] asks the system's. */
   emailMxResolver: string[];
   emailMxTimeoutMs: number;
+  /** Probe the MX host of domains that take mail for a catch-all (verdict `risky`). */
+  emailCatchAllCheck: boolean;
+  emailSmtpProbePort: number;
+  emailSmtpProbeTimeoutMs: number;
+  /** MAIL FROM of the probe; '' is the null sender <>. */
+  emailSmtpProbeSender: string;
   /** The Redis key of the shared quota (one per environment sharing a Redis). */
   quotaRedisKey: string;
   userAgent: string;
@@ -71,6 +77,10 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://lo
     emailMxCheck: readBool(env, 'EMAIL_MX_CHECK', true),
     emailMxResolver: (readVar(env, 'EMAIL_MX_RESOLVER', { default: '' }) ?? '').split(',').map((server) => server.trim()).filter(Boolean),
     emailMxTimeoutMs: readInt(env, 'EMAIL_MX_TIMEOUT_MS', 3000, 100, 60_000),
+    emailCatchAllCheck: readBool(env, 'EMAIL_CATCH_ALL_CHECK', readBool(env, 'EMAIL_MX_CHECK', true)),
+    emailSmtpProbePort: readInt(env, 'EMAIL_SMTP_PROBE_PORT', 25, 1, 65_535),
+    emailSmtpProbeTimeoutMs: readInt(env, 'EMAIL_SMTP_PROBE_TIMEOUT_MS', 3000, 100, 60_000),
+    emailSmtpProbeSender: readVar(env, 'EMAIL_SMTP_PROBE_SENDER', { default: '', pattern: /^(?:[^\s<>@]+@[^\s<>@]+)?$/, hint: 'an email address, or empty for <>' }) ?? '',
     quotaRedisKey: readVar(env, 'SCRAPER_QUOTA_REDIS_KEY', { default: 'leadforge:scraper:proxy-quota' })!,
     userAgent: readVar(env, 'SCRAPER_USER_AGENT', { default: `LeadforgeBot/1.0 (+${publicUrl})` })!,
     contactPagesPerSite: readInt(env, 'SCRAPER_CONTACT_PAGES', 3, 0, 10),

@@ -9,6 +9,7 @@ import { JobWorker } from './jobs/jobWorker.ts';
 import { SearchRun } from './jobs/searchRun.ts';
 import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
 import type { HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
+import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './domain/verdicts/catchAllProbe.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
 import { loadParseConfig } from './parsing/parseConfig.ts';
 import { acquireParsePool } from './parsing/parsePool.ts';
@@ -80,15 +81,26 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   const reader = createPageReader({
     pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,
   });
-  const mailLookup = config.emailMxCheck
-    ? createMailDomainLookup(hooks.mailResolver ?? mailResolverFor(config.emailMxResolver, config.emailMxTimeoutMs), { timeoutMs: config.emailMxTimeoutMs })
+  const mailResolver = hooks.mailResolver ?? mailResolverFor(config.emailMxResolver, config.emailMxTimeoutMs);
+  const mxLookup = config.emailMxCheck ? createMailDomainLookup(mailResolver, { timeoutMs: config.emailMxTimeoutMs }) : undefined;
+  const catchAll = mxLookup && config.emailCatchAllCheck
+    ? createCatchAllProbe({
+      resolveMx: (domain) => mailResolver.resolveMx(domain),
+      lookup: async (host) => (await mailResolver.resolve4(host)).map((address) => ({ address, family: 4 as const })),
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      port: config.emailSmtpProbePort,
+      timeoutMs: config.emailSmtpProbeTimeoutMs,
+      heloName: os.hostname(),
+      sender: config.emailSmtpProbeSender,
+    })
     : undefined;
+  const mailLookup = mxLookup && catchAll ? withCatchAllCheck(mxLookup, catchAll) : mxLookup;
   const enrich = createSiteEnricher({
     client,
     reader,
     contactPages: config.contactPagesPerSite,
     pagesPerSite: config.pagesPerSite,
-    mailCheck: mailLookup && deliverableBy(mailLookup),
+    mailCheck: mxLookup && deliverableBy(catchAll ? startingCatchAllCheck(mxLookup, catchAll) : mxLookup),
   });
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, owner, config.jobs, (job, signal) => new SearchRun(job, {

@@ -3,13 +3,15 @@ import { isDisposableDomain, isFreeMailDomain, isRoleMailbox } from './mailDomai
 
 /**
  * `valid`: well-formed, the domain takes mail (MX, or an address record), not disposable.
- * `risky`: takes mail but is a role mailbox (info@, office@) or a free-mail provider's.
+ * `risky`: takes mail but is a role mailbox (info@, office@), a free-mail provider's, or its domain
+ *   accepts every recipient (a catch-all, so the mailbox itself is unconfirmed).
  * `invalid`: malformed, disposable, or the domain takes no mail.
  * `unknown`: the MX check is off or the resolver could not tell.
  */
 export type EmailStatus = 'valid' | 'risky' | 'invalid' | 'unknown';
 export type EmailType = 'personal' | 'role';
-export type MailDomainStatus = 'accepts' | 'refuses' | 'unknown';
+/** `accepts_all`: takes mail, and its mail server accepted a recipient that cannot exist (catch-all). */
+export type MailDomainStatus = 'accepts' | 'accepts_all' | 'refuses' | 'unknown';
 /** Whether a domain takes mail, from its DNS records. */
 export type MailDomainLookup = (domain: string) => Promise<MailDomainStatus>;
 
@@ -28,5 +30,5 @@ export async function judgeEmail(email: string, lookup: MailDomainLookup | undef
   const mail = lookup ? await lookup(domain) : 'unknown';
   if (mail === 'refuses') return { status: 'invalid', type };
   if (mail === 'unknown') return { status: 'unknown', type };
-  return { status: type === 'role' || isFreeMailDomain(domain) ? 'risky' : 'valid', type };
+  return { status: type === 'role' || isFreeMailDomain(domain) || mail === 'accepts_all' ? 'risky' : 'valid', type };
 }
