@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailDomainLookup, mailResolverFor } from '../src/domain/extract/dnsMailDomainCheck.ts';
-import { createCatchAllProbe, withCatchAllCheck, type CatchAllProbeOptions } from '../src/domain/verdicts/catchAllProbe.ts';
+import { loadScraperConfig } from '../src/config.ts';
+import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck, type CatchAllProbeOptions } from '../src/domain/verdicts/catchAllProbe.ts';
 import { judgeEmail } from '../src/domain/verdicts/emailVerdict.ts';
 import { startLoopbackDns } from './support/loopbackDns.ts';
 import { startLoopbackSmtp } from './support/loopbackSmtp.ts';
@@ -61,6 +62,16 @@ describe('catch-all probe, against a name server and a mail server on loopback',
     expect(smtp.maxOpen).toBe(1);
   });
 
+  it('starts the probe from the crawl\'s keep-or-drop check, so the verdict finds it done', async () => {
+    const before = smtp.connections;
+    const resolver = mailResolverFor([dns.address], 1000);
+    const mx = createMailDomainLookup(resolver, { timeoutMs: 1000 });
+    const probe = createCatchAllProbe(probeOptions());
+    expect(await startingCatchAllCheck(mx, probe)('accepts-all.de')).toBe('accepts');
+    expect(await judgeEmail('anna@accepts-all.de', withCatchAllCheck(mx, probe))).toEqual({ status: 'risky', type: 'personal' });
+    expect(smtp.connections - before).toBe(1);
+  });
+
   it('leaves the verdict unchanged when the server does not answer in time, or nothing listens', async () => {
     const resolver = mailResolverFor([dns.address], 1000);
     const mx = createMailDomainLookup(resolver, { timeoutMs: 1000 });
@@ -78,5 +89,18 @@ describe('catch-all probe, against a name server and a mail server on loopback',
     const guarded = createCatchAllProbe(probeOptions({ allowPrivateNetworks: false }));
     expect(await guarded('accepts-all.de')).toBe('unknown');
     expect(smtp.connections).toBe(before);
+  });
+});
+
+describe('catch-all settings', () => {
+  it('follow the MX check by default, and refuse a probe sender that is not an address', () => {
+    expect(loadScraperConfig({}).emailCatchAllCheck).toBe(true);
+    expect(loadScraperConfig({ EMAIL_MX_CHECK: 'false' }).emailCatchAllCheck).toBe(false);
+    expect(loadScraperConfig({ EMAIL_CATCH_ALL_CHECK: 'false' }).emailCatchAllCheck).toBe(false);
+    const config = loadScraperConfig({ EMAIL_SMTP_PROBE_PORT: '2525', EMAIL_SMTP_PROBE_SENDER: 'probe@leadforge.example' });
+    expect([config.emailSmtpProbePort, config.emailSmtpProbeTimeoutMs, config.emailSmtpProbeSender]).toEqual([2525, 3000, 'probe@leadforge.example']);
+    expect(loadScraperConfig({}).emailSmtpProbeSender).toBe('');
+    expect(() => loadScraperConfig({ EMAIL_SMTP_PROBE_SENDER: 'a@b.de>\r\nDATA' })).toThrow(/EMAIL_SMTP_PROBE_SENDER/);
+    expect(() => loadScraperConfig({ EMAIL_SMTP_PROBE_PORT: '0' })).toThrow(/EMAIL_SMTP_PROBE_PORT/);
   });
 });

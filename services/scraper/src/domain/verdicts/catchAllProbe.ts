@@ -54,7 +54,7 @@ export function createCatchAllProbe(options: CatchAllProbeOptions): CatchAllChec
       });
     });
     // The host is free again once the connection has closed, not merely once RCPT was answered.
-    const turn = conversation.then(({ closed }) => closed);
+    const turn = conversation.then(({ closed }) => closed, () => undefined);
     hostBusy.set(host, turn);
     void turn.finally(() => { if (hostBusy.get(host) === turn) hostBusy.delete(host); });
     const code = await (await conversation).code;
