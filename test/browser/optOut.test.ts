@@ -73,11 +73,14 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     await shot(page, 'owned-skipped-notice');
 
     await notice.getByRole('button', { name: 'Include them (free)' }).click();
+    // The click's search may not have shown its progress yet: wait for the new search to be settled.
+    const latest = async () => (await product.api('GET', '/api/lead-searches?page_size=1', undefined, { authorization: `Bearer ${user.token}` })).body.searches[0];
+    await expect.poll(async () => { const s = await latest(); return s.id !== second.id && s.status === 'completed'; }, { timeout: 60_000 }).toBe(true);
     await page.getByTestId('search-progress').waitFor({ state: 'detached', timeout: 60_000 });
-    const third = (await product.api('GET', '/api/lead-searches?page_size=1', undefined, { authorization: `Bearer ${user.token}` })).body.searches[0];
+    const third = await latest();
     const leads = (await product.api('GET', `/api/lead-searches/${third.id}`, undefined, { authorization: `Bearer ${user.token}` })).body.leads as { owned?: boolean }[];
     const owned = leads.filter((lead) => lead.owned).length;
-    expect(await page.locator('.owned-badge').count()).toBe(owned);
+    await expect.poll(() => page.locator('.owned-badge').count()).toBe(owned);
     expect(third.credits_used).toBe(5 - owned);
     await expect.poll(() => product.balance(user.token)).toBe(40 - (5 - owned));
     await shot(page, 'owned-included');
