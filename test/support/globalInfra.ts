@@ -33,6 +33,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-test-infra-'));
   // The postgres user (PostgreSQL's when the tests run as root) must reach its folder inside.
   fs.chmodSync(base, 0o755);
+  // Every temporary folder of the run (product data, stacks, browser profiles) goes below the run's own
+  // folder, removed at the end: a test that forgets its folder no longer fills the disk run after run.
+  const scratch = path.join(base, 'tmp');
+  fs.mkdirSync(scratch, { mode: 0o1777 });
+  fs.chmodSync(scratch, 0o1777);
+  process.env.TMPDIR = scratch;
   const servers: Array<{ pid: number; stop(): Promise<void> }> = [];
   // Vitest exits on Ctrl-C without tearing down: throwaway servers then go at once, with their folder.
   const onExit = () => {
