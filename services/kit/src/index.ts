@@ -7,6 +7,7 @@ export * from './bus/bus.ts';
 export * from './bus/createBus.ts';
 export * from './bus/kafkaConfig.ts';
 export * from './outbox/outbox.ts';
+export * from './work/backoff.ts';
 export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
 export * from './http/authentication.ts';
