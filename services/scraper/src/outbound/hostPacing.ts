@@ -6,14 +6,17 @@ export class Semaphore {
   constructor(private readonly limit: number) {}
 
   async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.active >= this.limit) await waitTurn(this.waiting, signal);
-    this.active++;
+    if (this.active < this.limit) this.active++;
+    // A releasing holder hands its slot straight to us (it stays counted), so a newcomer arriving
+    // before we resume cannot take it too.
+    else await waitTurn(this.waiting, signal);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     };
   }
 }
