@@ -79,7 +79,7 @@ for (const kind of kinds) {
       expect(short).toMatchObject({ status: 400, body: { detail: 'Password must be at least 6 characters long' } });
 
       const reset = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf(link), password: 'new-password' });
-      expect(reset).toEqual({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password.' } });
+      expect(reset).toEqual({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password.', api_keys_revoked: 0 } });
       const again = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf(link), password: 'third-password' });
       expect(again).toMatchObject({ status: 400, body: { detail: 'This password reset link is invalid or has expired; please ask for a new one' } });
 
@@ -144,6 +144,41 @@ for (const kind of kinds) {
       const row = await svc.ctx.db('mail_outbox').where({ recipient: 'change@example.com' }).first();
       expect(row).toMatchObject({ kind: 'password-changed', text_body: null, html_body: null });
       expect(row.sent_at).toBeTruthy();
+    });
+
+    it('a reset revokes every API key, a change too unless the user keeps them; the emails say how many', async () => {
+      const { access_token: session } = await register('keys@example.com', 'first-pass');
+      const newKey = async (token: string, name: string) => (await call('POST', '/api/api-keys', { name }, token)).body.key as string;
+      const keyWorks = async (key: string) => (await fetch(`${svc.url}/api/auth/me`, { headers: { 'x-api-key': key } })).status === 200;
+
+      // An attacker holding a session made two keys; the reset takes both away.
+      const planted = [await newKey(session, 'planted one'), await newKey(session, 'planted two')];
+      const reset = await call('POST', '/api/auth/password-reset/confirm', { token: tokenOf((await resetLink('keys@example.com')).links[0]), password: 'second-pass' });
+      expect(reset).toEqual({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password. 2 API keys were revoked.', api_keys_revoked: 2 } });
+      for (const key of planted) expect(await keyWorks(key)).toBe(false);
+      const resetNotice = await waitForMail(mailDir, 'keys@example.com', /^Your Leadforge password was reset$/);
+      expect(resetNotice.text).toContain('2 API keys were revoked');
+      await fs.rm(resetNotice.file);
+
+      // A change revokes them by default...
+      let token = (await call('POST', '/api/auth/login', { email: 'keys@example.com', password: 'second-pass' })).body.access_token as string;
+      const ci = await newKey(token, 'CI');
+      const changed = await call('POST', '/api/auth/password', { current_password: 'second-pass', new_password: 'third-pass' }, token);
+      expect(changed).toMatchObject({ status: 200, body: { api_keys_revoked: 1, user: { email: 'keys@example.com' } } });
+      expect(await keyWorks(ci)).toBe(false);
+      const changeNotice = await waitForMail(mailDir, 'keys@example.com', /^Your Leadforge password was changed$/);
+      expect(changeNotice.text).toContain('1 API key was revoked');
+      await fs.rm(changeNotice.file);
+
+      // ...and keeps them when asked.
+      token = changed.body.access_token;
+      const kept = await newKey(token, 'kept');
+      const keeping = await call('POST', '/api/auth/password', { current_password: 'third-pass', new_password: 'fourth-pass', keep_api_keys: true }, token);
+      expect(keeping).toMatchObject({ status: 200, body: { api_keys_revoked: 0 } });
+      expect(await keyWorks(kept)).toBe(true);
+      const keptNotice = await waitForMail(mailDir, 'keys@example.com', /^Your Leadforge password was changed$/);
+      expect(keptNotice.text).toContain('No API key was revoked: you chose to keep your 1 API key.');
+      expect((await call('POST', '/api/auth/password', { current_password: 'fourth-pass', new_password: 'fifth-pass', keep_api_keys: 'yes' }, keeping.body.access_token)).status).toBe(400);
     });
 
     it('deletes the account on the password: sessions end, the address is gone, the others are told; the address may register again without a grant', async () => {

@@ -45,8 +45,7 @@ export async function createApiKey(db: Db, userId: string, name: string, expires
   return db.transaction(async (trx) => {
     // One creation at a time per user, so the cap holds under concurrent requests.
     await trx('users').where({ id: userId }).forUpdate().first();
-    const [{ count }] = await active(trx, userId).count({ count: '*' });
-    if (Number(count) >= MAX_ACTIVE_KEYS_PER_USER) {
+    if (await countLiveApiKeys(trx, userId) >= MAX_ACTIVE_KEYS_PER_USER) {
       throw conflict(`You already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys; revoke one you no longer use first`, 'too_many_api_keys');
     }
     const key = `${API_KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
@@ -69,6 +68,17 @@ export async function revokeApiKey(db: Db, userId: string, id: string): Promise<
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('API key not found', 'api_key_not_found');
   const revoked = await db('api_keys').where({ id, user_id: userId }).whereNull('revoked_at').update({ revoked_at: new Date() });
   if (!revoked) throw notFound('API key not found', 'api_key_not_found');
+}
+
+/** Revokes every live key of the user (a password reset or change); how many were live. */
+export async function revokeAllApiKeys(db: Db, userId: string): Promise<number> {
+  const live = await active(db, userId).update({ revoked_at: new Date() }).returning('id');
+  return live.length;
+}
+
+export async function countLiveApiKeys(db: Db, userId: string): Promise<number> {
+  const [{ count }] = await active(db, userId).count({ count: '*' });
+  return Number(count);
 }
 
 /** Whose key this is, when it is live and its owner active; notes its use. `null` otherwise. */

@@ -4,24 +4,40 @@ import { badRequest, emitEvent, notFound } from '@leadforge/kit';
 import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordChangedMail } from '../mail/mailMessages.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { countLiveApiKeys, revokeAllApiKeys } from './apiKeys.ts';
 import type { UserRow } from './users.ts';
 
+/** What a password change or reset did besides setting the hash. */
+export interface PasswordReplaced {
+  user: UserRow;
+  apiKeysRevoked: number;
+}
+
 /**
- * Sets a new password hash, ends every existing session (tokens of an older generation are refused)
- * and queues the "your password was changed" email, all in the caller's transaction.
+ * Sets a new password hash, ends every existing session (tokens of an older generation are refused),
+ * revokes the user's live API keys unless told to keep them (a key made by whoever held a session
+ * would otherwise outlive the recovery) and queues the "your password was changed" email saying so,
+ * all in the caller's transaction.
  */
-export async function replacePassword(trx: Knex.Transaction, user: UserRow, newHash: string, publicUrl: string, how: 'reset' | 'changed'): Promise<UserRow> {
+export async function replacePassword(
+  trx: Knex.Transaction, user: UserRow, newHash: string, publicUrl: string, how: 'reset' | 'changed', keepApiKeys = false,
+): Promise<PasswordReplaced> {
   const [updated] = await trx('users')
     .where({ id: user.id })
     .update({ password_hash: newHash, session_generation: trx.raw('session_generation + 1'), updated_at: trx.fn.now() })
     .returning('*');
   await trx('password_reset_tokens').where({ user_id: user.id }).delete();
-  await enqueueMail(trx, passwordChangedMail(user.email, user.name, publicUrl, how));
-  return updated as UserRow;
+  const apiKeys = keepApiKeys
+    ? { revoked: 0, kept: await countLiveApiKeys(trx, user.id) }
+    : { revoked: await revokeAllApiKeys(trx, user.id), kept: 0 };
+  await enqueueMail(trx, passwordChangedMail(user.email, user.name, publicUrl, how, apiKeys));
+  return { user: updated as UserRow, apiKeysRevoked: apiKeys.revoked };
 }
 
 /** A signed-in user changes their password: the current one is required. */
-export async function changePassword(db: Db, userId: string, currentPassword: string, newPassword: string, publicUrl: string): Promise<UserRow> {
+export async function changePassword(
+  db: Db, userId: string, currentPassword: string, newPassword: string, publicUrl: string, keepApiKeys = false,
+): Promise<PasswordReplaced> {
   const user: UserRow | undefined = await db('users').where({ id: userId }).first();
   if (!user || user.status !== 'active') throw notFound('User not found', 'user_not_found');
   // 400, not 401: the session is fine, the form is wrong.
@@ -31,7 +47,7 @@ export async function changePassword(db: Db, userId: string, currentPassword: st
     const locked: UserRow = await trx('users').where({ id: userId }).forUpdate().first();
     // Changed meanwhile by another request: the password just checked is no longer current.
     if (locked.password_hash !== user.password_hash) throw badRequest('Your current password is incorrect', 'wrong_password');
-    return replacePassword(trx, locked, newHash, publicUrl, 'changed');
+    return replacePassword(trx, locked, newHash, publicUrl, 'changed', keepApiKeys);
   });
 }
 

@@ -4,7 +4,7 @@ import { badRequest } from '@leadforge/kit';
 import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordResetMail } from '../mail/mailMessages.ts';
 import { hashPassword } from './passwords.ts';
-import { replacePassword } from './passwordChanges.ts';
+import { replacePassword, type PasswordReplaced } from './passwordChanges.ts';
 import { normaliseEmail, type UserRow } from './users.ts';
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
@@ -30,8 +30,11 @@ export async function requestPasswordReset(db: Db, emailInput: string, publicUrl
   return true;
 }
 
-/** Sets the password named by a valid reset token; the token is spent whatever happens next. */
-export async function confirmPasswordReset(db: Db, token: string, password: string, publicUrl: string): Promise<UserRow> {
+/**
+ * Sets the password named by a valid reset token; the token is spent whatever happens next. Every API
+ * key is revoked: whoever made the reset necessary may have made keys.
+ */
+export async function confirmPasswordReset(db: Db, token: string, password: string, publicUrl: string): Promise<PasswordReplaced> {
   const newHash = await hashPassword(password);
   return db.transaction(async (trx) => {
     // Deleting is the claim: of two concurrent uses, only one gets the row back.

@@ -61,7 +61,20 @@ export function passwordResetMail(to: string, name: string, publicUrl: string, t
   });
 }
 
-export function passwordChangedMail(to: string, name: string, publicUrl: string, how: 'reset' | 'changed'): MailMessage {
+const apiKeyCount = (n: number) => `${n} API key${n === 1 ? '' : 's'}`;
+
+/** What a password change did to the account's API keys, in the confirmation email's words. */
+function apiKeysParagraph(apiKeys: { revoked: number; kept: number }): string {
+  if (apiKeys.revoked > 0) {
+    return `${apiKeyCount(apiKeys.revoked)} ${apiKeys.revoked === 1 ? 'was' : 'were'} revoked: scripts and integrations using ${apiKeys.revoked === 1 ? 'it' : 'them'} need a new key from the Developers page.`;
+  }
+  if (apiKeys.kept > 0) return `No API key was revoked: you chose to keep your ${apiKeyCount(apiKeys.kept)}.`;
+  return 'No API key was revoked: the account had none.';
+}
+
+export function passwordChangedMail(
+  to: string, name: string, publicUrl: string, how: 'reset' | 'changed', apiKeys: { revoked: number; kept: number },
+): MailMessage {
   return compose({
     to,
     kind: 'password-changed',
@@ -69,6 +82,7 @@ export function passwordChangedMail(to: string, name: string, publicUrl: string,
     greeting: `Hello ${name},`,
     paragraphs: [
       `The password of your ${PRODUCT_NAME} account was just ${how === 'reset' ? 'reset through a link sent to this address' : 'changed from the account settings'}, and every other session was signed out.`,
+      apiKeysParagraph(apiKeys),
       'If this was not you, reset your password now and contact us.',
     ],
     action: { label: 'Reset your password', url: `${publicUrl}/forgot-password` },

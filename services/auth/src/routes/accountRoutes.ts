@@ -1,7 +1,7 @@
 import type { App } from '@leadforge/kit';
 import { notFound, principalOf, rateLimited } from '@leadforge/kit';
 import {
-  ChangePasswordRequest, DeleteAccountRequest, ErrorBody, MessageResponse, PasswordResetConfirm, PasswordResetRequest, SessionResponse, UpdateProfileRequest, User,
+  ChangePasswordRequest, DeleteAccountRequest, ErrorBody, MessageResponse, PasswordChangedResponse, PasswordResetConfirm, PasswordResetDone, PasswordResetRequest, UpdateProfileRequest, User,
 } from '@leadforge/contracts';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/passwordResets.ts';
 import { changePassword, updateProfile } from '../domain/passwordChanges.ts';
@@ -40,27 +40,28 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
   });
 
   app.post('/api/auth/password-reset/confirm', {
-    schema: { body: PasswordResetConfirm, response: { 200: MessageResponse, ...errors } },
+    schema: { body: PasswordResetConfirm, response: { 200: PasswordResetDone, ...errors } },
     preHandler: rateLimited(rt.ctx.counters, { name: 'reset-confirm-ip', max: rt.limits.resetPerIpPerHour, windowMs: HOUR }),
   }, async (request) => {
     const { token, password } = request.body as PasswordResetConfirm;
-    await confirmPasswordReset(rt.ctx.db, token, password, publicUrl);
+    const { apiKeysRevoked } = await confirmPasswordReset(rt.ctx.db, token, password, publicUrl);
     rt.mail.wake();
-    return { message: 'Your password has been reset. Please log in with your new password.' };
+    const revoked = apiKeysRevoked > 0 ? ` ${apiKeysRevoked} API key${apiKeysRevoked === 1 ? ' was' : 's were'} revoked.` : '';
+    return { message: `Your password has been reset. Please log in with your new password.${revoked}`, api_keys_revoked: apiKeysRevoked };
   });
 
   app.post('/api/auth/password', {
-    schema: { body: ChangePasswordRequest, response: { 200: SessionResponse, ...errors } },
+    schema: { body: ChangePasswordRequest, response: { 200: PasswordChangedResponse, ...errors } },
     preHandler: [
       app.requireUser,
       rateLimited(rt.ctx.counters, { name: 'password-change-user', max: rt.limits.passwordChangePerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
     ],
   }, async (request) => {
-    const { current_password, new_password } = request.body as ChangePasswordRequest;
-    const user = await changePassword(rt.ctx.db, principalOf(request).id, current_password, new_password, publicUrl);
+    const { current_password, new_password, keep_api_keys } = request.body as ChangePasswordRequest;
+    const { user, apiKeysRevoked } = await changePassword(rt.ctx.db, principalOf(request).id, current_password, new_password, publicUrl, keep_api_keys === true);
     rt.mail.wake();
     // Every other session ends; this one goes on with a token of the new generation.
-    return session(user);
+    return { ...(await session(user)), api_keys_revoked: apiKeysRevoked };
   });
 
   app.delete('/api/account', {

@@ -63,8 +63,26 @@ export type PasswordResetConfirm = Static<typeof PasswordResetConfirm>;
 export const ChangePasswordRequest = Type.Object({
   current_password: Type.String({ minLength: 1, maxLength: 200, errorMessage: { minLength: 'Please enter your current password' } }),
   new_password: NewPassword,
+  /** Leave the user's API keys working; without it a change revokes them (a reset always does). */
+  keep_api_keys: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
+
+/** How many live API keys a password change or reset revoked. */
+const ApiKeysRevoked = Type.Integer({ minimum: 0 });
+
+/** The new session of a password change, and what happened to the user's API keys. */
+export const PasswordChangedResponse = Type.Object({
+  ...SessionResponse.properties,
+  api_keys_revoked: ApiKeysRevoked,
+});
+export type PasswordChangedResponse = Static<typeof PasswordChangedResponse>;
+
+export const PasswordResetDone = Type.Object({
+  message: Type.String(),
+  api_keys_revoked: ApiKeysRevoked,
+});
+export type PasswordResetDone = Static<typeof PasswordResetDone>;
 
 export const UpdateProfileRequest = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
