@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { BusMessage } from '../src/bus/bus.ts';
 import { createBus, sharedMemoryBus } from '../src/bus/createBus.ts';
@@ -82,5 +82,32 @@ describe('memory bus in local mode', () => {
     expect(seen).toEqual(['two']);
     expect(await sharedMemoryBus().ready()).toBe(true);
     await second.close();
+  });
+});
+
+describe('memory bus retries', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('waits a jittered time before delivering a failed message again, so services do not retry in lockstep', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.25);
+    const bus = createMemoryBus({ retryMs: 1_000, maxRetryMs: 60_000 });
+    let calls = 0;
+    await bus.subscribe({ group: 'flaky', topics: ['t'], handler: async () => { if (++calls <= 2) throw new Error('database restarting'); } });
+    const published = bus.publish([message('t', 'k', 1)]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    // Full jitter: a quarter of the 1 s ceiling, then of the doubled 2 s one.
+    await vi.advanceTimersByTimeAsync(250);
+    expect(calls).toBe(2);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(calls).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(3);
+    await published;
+    await bus.close();
   });
 });

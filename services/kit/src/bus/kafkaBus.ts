@@ -3,6 +3,7 @@ import kafkajs, { type Consumer, type EachMessagePayload, type LogEntry, type SA
 import type { Logger } from 'pino';
 import { Counter, Gauge, register } from 'prom-client';
 import type { EventEnvelope } from '@leadforge/contracts';
+import { backoffWithJitter } from '../work/backoff.ts';
 import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
 
 const { Kafka, KafkaJSError, Partitioners, logLevel } = kafkajs;
@@ -28,10 +29,10 @@ export interface KafkaBusOptions {
   heartbeatIntervalMs?: number;
   /** Partitions one subscription handles at once (default 2): each handler may hold a database connection. */
   consumerConcurrency?: number;
-  /** Delay before a message whose handler threw is handled again; doubles up to maxRetryMs (default 500 ms, 60 s). */
+  /** Ceiling of the wait before a message whose handler threw is handled again; doubles up to maxRetryMs, jittered (default 500 ms, 60 s). */
   retryMs?: number;
   maxRetryMs?: number;
-  /** Delay before a member kafkajs gave up on is started again (default 5 s). */
+  /** Ceiling of the wait before a member kafkajs gave up on is started again; doubles up to maxRetryMs, jittered (default 5 s). */
   restartMs?: number;
 }
 
@@ -117,7 +118,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   };
   const ensuredTopics = new Map<string, Promise<unknown>>();
   const members = new Set<Member>();
-  let lastPublish: Promise<void> = Promise.resolve();
+  /** Settles when the last send handed to the producer has ended, however its publish fared. */
+  let lastSend: Promise<unknown> = Promise.resolve();
 
   function ensureTopics(topics: string[]): Promise<unknown> {
     return Promise.all(topics.map((topic) => {
@@ -193,7 +195,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       this.restarting = (async () => {
         await crashed.disconnect().catch(() => undefined);
         for (let attempt = 1; !this.stopped; attempt++) {
-          await this.sleep(Math.min(restartMs * 2 ** (attempt - 1), maxRetryMs));
+          await this.sleep(backoffWithJitter(attempt, { baseMs: restartMs, maxMs: maxRetryMs }));
           if (this.stopped) return;
           try {
             await this.start();
@@ -221,7 +223,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           return;
         } catch (error) {
           if (error instanceof KafkaJSError || this.stopped) throw error;
-          const delay = Math.min(retryMs * 2 ** failures, maxRetryMs);
+          const delay = backoffWithJitter(failures + 1, { baseMs: retryMs, maxMs: maxRetryMs });
           this.log?.warn({ err: error, topic: busMessage.topic, partition, offset: message.offset, failures: failures + 1, retryInMs: delay }, 'event handler failed; will deliver it again');
           await this.whileBeating(heartbeat, () => this.sleep(delay));
         }
@@ -309,10 +311,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
     publish(messages: BusMessage[]): Promise<void> {
       if (!messages.length) return Promise.resolve();
-      // One batch at a time, in call order: concurrent calls could otherwise overtake each other, key order with them.
-      const sent = lastPublish.catch(() => undefined).then(() => withTimeout(send(messages), publishTimeoutMs, 'kafka publish'));
-      lastPublish = sent;
-      return sent;
+      // One send in flight at a time, in call order. kafkajs cannot abandon a send, so a publish that
+      // timed out still holds the next one back until its send has ended: two sends at once on the
+      // idempotent producer could reorder a key or reuse a sequence number. A publish whose time ran
+      // out before its turn is not sent at all; its caller was told it failed and will publish again.
+      let abandoned = false;
+      const sent = lastSend.then(() => {
+        if (abandoned) throw new Error('kafka publish abandoned: it timed out waiting for the previous send');
+        return send(messages);
+      });
+      lastSend = sent.catch(() => undefined);
+      return withTimeout(sent, publishTimeoutMs, 'kafka publish').catch((error) => {
+        abandoned = true;
+        throw error;
+      });
     },
 
     subscribe,

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { backoffWithJitter } from '../work/backoff.ts';
 import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
 
 export interface MemoryBusOptions {
   /** Messages kept per topic for groups that subscribe later, like Kafka's retention. */
   retain?: number;
-  /** Delay before a message whose handler threw is delivered again; doubles up to `maxRetryMs`. */
+  /** Ceiling of the wait before a message whose handler threw is delivered again; doubles up to `maxRetryMs`, jittered. */
   retryMs?: number;
   maxRetryMs?: number;
 }
@@ -106,7 +107,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         lane.failures = 0;
         delivery.resolve();
       } else {
-        const delay = Math.min(retryMs * 2 ** lane.failures++, maxRetryMs);
+        const delay = backoffWithJitter(++lane.failures, { baseMs: retryMs, maxMs: maxRetryMs });
         await new Promise((r) => setTimeout(r, delay).unref());
       }
     }
