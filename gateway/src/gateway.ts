@@ -65,7 +65,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     jwksBaseUrl: authUrl,
     // At the edge the signed claims are enough; the owning service re-reads the user's standing.
     lookupStanding: async (_id, claims) => ({ role: claims.role, status: 'active' }),
-    standingTtlMs: 0,
     // A revoked or expired key stops here; the owning service checks it again and counts its rate.
     apiKeys: {
       verify: (key) => internal.call<ApiKeyIdentity>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000 })

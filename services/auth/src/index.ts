@@ -26,8 +26,6 @@ export const authService: ServiceDefinition = {
       const user = await findUser(ctx.db, userId);
       return user ? { role: user.role, status: user.status, session_generation: user.session_generation } : null;
     },
-    // Its own table is one indexed read away: a password reset ends sessions here at once.
-    standingTtlMs: 0,
     apiKeys: { verify: (key) => verifyApiKey(ctx.db, key) },
   }),
 

@@ -40,16 +40,15 @@ export interface AuthenticationOptions {
   resolveKey?: (kid: string | undefined) => Promise<string>;
   /** The owner's current view of a user; `null` when the user does not exist. */
   lookupStanding: (userId: string, claims: AccessClaims) => Promise<UserStanding | null>;
-  /** How long a user's standing is trusted for non-admin routes. */
-  standingTtlMs?: number;
   /** Accepts `X-API-Key` on the routes the route table marks `apiKey`; without it keys are refused. */
   apiKeys?: ApiKeyOptions;
 }
 
 /**
- * Verifies access tokens on every request that asks for it. Tokens are short-lived, but a user's
- * role and status are re-read from their owner (cached briefly for user routes, fresh for admin
- * routes) so a deactivated user loses access within a minute and a demoted admin at once.
+ * Verifies access tokens on every request that asks for it. A token outlives what it says, so a
+ * user's role, status and session generation are re-read from their owner on every request: once
+ * auth has answered a deletion, a deactivation, a demotion or a password change, no later request
+ * gets through on an older token (docs/decisions.md says what the read costs).
  */
 export async function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): Promise<void> {
   const getJwks = options.jwksBaseUrl ? buildGetJwks({ max: 20, ttl: 10 * 60 * 1000 }) : undefined;
@@ -72,15 +71,14 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
     } as never,
   });
 
-  const ttl = options.standingTtlMs ?? 30_000;
-  const cache = new Map<string, { standing: UserStanding | null; at: number }>();
+  // The last answer per user: used only while auth does not answer, so an account seen deleted stays out.
+  const lastSeen = new Map<string, UserStanding | null>();
 
-  async function standingOf(userId: string, claims: AccessClaims, fresh: boolean): Promise<UserStanding | null> {
-    const cached = cache.get(userId);
-    if (!fresh && cached && Date.now() - cached.at < ttl) return cached.standing;
+  async function standingOf(userId: string, claims: AccessClaims): Promise<UserStanding | null> {
     const standing = await options.lookupStanding(userId, claims);
-    cache.set(userId, { standing, at: Date.now() });
-    if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
+    lastSeen.delete(userId);
+    lastSeen.set(userId, standing);
+    if (lastSeen.size > 10_000) lastSeen.delete(lastSeen.keys().next().value as string);
     return standing;
   }
 
@@ -104,12 +102,13 @@ export async function registerAuthentication(app: FastifyInstance, options: Auth
     }
     let standing: UserStanding | null;
     try {
-      standing = await standingOf(claims.sub, claims, admin);
+      standing = await standingOf(claims.sub, claims);
     } catch (err) {
-      // Admin actions fail closed; a user route may trust a valid token while auth is briefly away.
+      // Admin actions fail closed; a user route may trust a valid token while auth is briefly away,
+      // unless auth's last answer about the user already refused it.
       if (admin) throw serviceUnavailable('Could not confirm your permissions; try again shortly');
       request.log.warn({ err }, 'user standing lookup failed; trusting the token');
-      standing = { role: claims.role, status: 'active' };
+      standing = lastSeen.has(claims.sub) ? lastSeen.get(claims.sub)! : { role: claims.role, status: 'active' };
     }
     if (!standing || standing.status !== 'active') throw unauthorized('This account is not active', 'account_inactive');
     if ((claims.gen ?? 0) < (standing.session_generation ?? 0)) {
