@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { RegisterPayload, Session } from './session';
+import type { PasswordChanged, RegisterPayload, Session } from './session';
 import type { User } from './user';
 
 export interface AuthContextValue {
@@ -10,7 +10,7 @@ export interface AuthContextValue {
   register(payload: RegisterPayload): Promise<User>;
   logout(): void;
   refreshUser(): Promise<User | null>;
-  changePassword(currentPassword: string, newPassword: string): Promise<User>;
+  changePassword(currentPassword: string, newPassword: string, keepApiKeys: boolean): Promise<PasswordChanged>;
   updateName(name: string): Promise<User>;
 }
 

@@ -55,10 +55,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return user;
   }, []);
 
-  const changePassword = useCallback(async (currentPassword: string, newPassword: string) => {
-    const user = await changePasswordRequest(deps, currentPassword, newPassword);
-    setSession(authenticated(user));
-    return user;
+  const changePassword = useCallback(async (currentPassword: string, newPassword: string, keepApiKeys: boolean) => {
+    const changed = await changePasswordRequest(deps, currentPassword, newPassword, keepApiKeys);
+    setSession(authenticated(changed.user));
+    return changed;
   }, []);
 
   const updateName = useCallback(async (name: string) => {

@@ -72,10 +72,18 @@ export async function refreshRequest(deps: SessionDeps): Promise<User | null> {
   }
 }
 
+export interface PasswordChanged {
+  user: User;
+  /** API keys the change revoked (none when the user kept them). */
+  apiKeysRevoked: number;
+}
+
 /** Changes the password; the answer is a new session (every other one has ended). */
-export async function changePasswordRequest(deps: SessionDeps, currentPassword: string, newPassword: string): Promise<User> {
-  const { data } = await deps.http.post<AuthResponse>('/api/auth/password', { current_password: currentPassword, new_password: newPassword });
-  return acceptAuth(deps, data);
+export async function changePasswordRequest(deps: SessionDeps, currentPassword: string, newPassword: string, keepApiKeys: boolean): Promise<PasswordChanged> {
+  const { data } = await deps.http.post<AuthResponse & { api_keys_revoked: number }>('/api/auth/password', {
+    current_password: currentPassword, new_password: newPassword, keep_api_keys: keepApiKeys,
+  });
+  return { user: acceptAuth(deps, data), apiKeysRevoked: data.api_keys_revoked };
 }
 
 export async function updateNameRequest(deps: SessionDeps, name: string): Promise<User> {

@@ -53,11 +53,18 @@ function ProfileSection() {
   );
 }
 
+/** What the change did to the user's API keys, as the settings page says it. */
+function apiKeysOutcome(revoked: number, kept: boolean): string {
+  if (revoked > 0) return `${revoked} API key${revoked === 1 ? ' was' : 's were'} revoked.`;
+  return kept ? 'Your API keys were kept.' : 'You had no API keys to revoke.';
+}
+
 function PasswordSection() {
   const { changePassword } = useAuth();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
+  const [keepApiKeys, setKeepApiKeys] = useState(false);
   const [error, setError] = useState('');
   const [saved, setSaved] = useState('');
   const [pending, setPending] = useState(false);
@@ -73,11 +80,12 @@ function PasswordSection() {
     setError('');
     setPending(true);
     try {
-      await changePassword(current, password);
+      const { apiKeysRevoked } = await changePassword(current, password, keepApiKeys);
       setCurrent('');
       setPassword('');
       setConfirmPassword('');
-      setSaved('Your password has been changed. Every other session has been signed out.');
+      setKeepApiKeys(false);
+      setSaved(`Your password has been changed. Every other session has been signed out. ${apiKeysOutcome(apiKeysRevoked, keepApiKeys)}`);
     } catch (err) {
       setError(errorDetail(err, 'Could not change your password; please try again.'));
     } finally {
@@ -88,13 +96,17 @@ function PasswordSection() {
   return (
     <section className="card settings-section" aria-labelledby="settings-password">
       <h2 id="settings-password">Password</h2>
-      <p className="muted">Changing it signs out every other browser and device, and we email you to confirm.</p>
+      <p className="muted">Changing it signs out every other browser and device, revokes your API keys unless you keep them, and we email you to confirm.</p>
       <form onSubmit={handleSubmit} noValidate>
         <FormAlert message={error} />
         <FormNotice message={saved} />
         <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
         <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} hint="At least 6 characters." />
         <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" value={confirmPassword} onChange={(e) => setConfirmPassword(e.target.value)} />
+        <label className="settings-confirm">
+          <input type="checkbox" name="keepApiKeys" checked={keepApiKeys} onChange={(e) => setKeepApiKeys(e.target.checked)} />
+          <span>Keep my API keys (leave unticked if someone else may have used your account)</span>
+        </label>
         <button type="submit" className="btn btn-primary" disabled={pending}>
           {pending ? 'Changing...' : 'Change Password'}
         </button>
