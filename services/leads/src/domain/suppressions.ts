@@ -50,7 +50,9 @@ export class Suppressions {
     const out = { ...lead } as Record<string, unknown>;
     for (const key of Object.keys(out)) {
       if ((email && (key === 'email' || key.startsWith('email_'))) || (phone && (key === 'phone' || key.startsWith('phone_')))) {
-        out[key] = typeof out[key] === 'string' ? '' : null;
+        // The contact blank, what describes it gone: '' is neither a verdict nor a time (a timestamptz column refuses it).
+        if (key === 'email' || key === 'phone') out[key] = '';
+        else delete out[key];
       }
     }
     if (whole) {
