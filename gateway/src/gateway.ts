@@ -67,7 +67,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     lookupStanding: async (_id, claims) => ({ role: claims.role, status: 'active' }),
     // A revoked or expired key stops here; the owning service checks it again and counts its rate.
     apiKeys: {
-      verify: (key) => internal.call<ApiKeyIdentity>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000 })
+      verify: (key) => internal.call<ApiKeyIdentity>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000, idempotent: true })
         .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
     },
   });

@@ -110,7 +110,8 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const bus = options.bus ?? createBus(env, log, def.name);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
-  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log });
+  // The port tells replicas on one host apart and stays the same when one restarts.
+  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica: String(options.port ?? config.port) });
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
   const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters };
 
@@ -142,7 +143,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
     ...overrides,
     apiKeys: {
-      verify: (key) => internal.call<ApiKeyIdentity | null>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000 })
+      verify: (key) => internal.call<ApiKeyIdentity | null>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000, idempotent: true })
         .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
       limit: { store: counters, perMinute: readInt(env, 'API_KEY_REQUESTS_PER_MINUTE', DEFAULT_API_KEY_REQUESTS_PER_MINUTE, 1) },
       ...overrides.apiKeys,

@@ -52,6 +52,8 @@ export function adminActions(ctx: ServiceContext, options: AdminActionsOptions) 
       const answer = await ctx.internal.call<AdjustmentAnswer>('billing', 'POST', '/internal/credits/adjust', {
         body: { user_id: userId, delta: change, actor_id: actor.id, reason: 'admin adjustment', idempotency_key: `admin:${actor.id}:${idempotencyKey}` },
         timeoutMs: 5000,
+        // Billing applies one adjustment per idempotency key.
+        idempotent: true,
       });
       const answeredAt = new Date();
       const balance = typeof answer?.balance === 'number' ? answer.balance : undefined;
@@ -70,6 +72,8 @@ export function adminActions(ctx: ServiceContext, options: AdminActionsOptions) 
       const user = await ctx.internal.call<OwnerUserView>('auth', 'POST', `/internal/users/${encodeURIComponent(userId)}/role`, {
         body: { role, actor_id: actor.id },
         timeoutMs: 5000,
+        // Sets the role: a repeat finds it set and changes nothing.
+        idempotent: true,
       });
       await awaitReadModel(ctx.db, userId, (s) => s?.role === role, options.catchUpMs);
       const who = user.name || user.email;
@@ -85,6 +89,7 @@ export function adminActions(ctx: ServiceContext, options: AdminActionsOptions) 
       const user = await ctx.internal.call<OwnerUserView>('auth', 'POST', `/internal/users/${encodeURIComponent(userId)}/status`, {
         body: { status, actor_id: actor.id },
         timeoutMs: 5000,
+        idempotent: true,
       });
       await awaitReadModel(ctx.db, userId, (s) => s?.status === status, options.catchUpMs);
       const who = user.name || user.email;

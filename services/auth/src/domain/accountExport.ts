@@ -25,6 +25,8 @@ export async function exportAccount(ctx: ServiceContext, user: UserRow, credits:
       const data = await ctx.internal.call<AccountDataResponse>(service, 'POST', ACCOUNT_DATA_EXPORT_PATH, {
         body: { user_id: user.id, email: user.email },
         timeoutMs: EXPORT_CALL_TIMEOUT_MS,
+        // A read (POST only to carry the email).
+        idempotent: true,
       });
       return [service, data] as const;
     } catch (err) {

@@ -5,7 +5,9 @@ const TIMEOUT_MS = 5000;
 
 /**
  * The credits a search holds with billing (internal API, idempotent by key): held before the engine
- * starts, settled for the leads delivered, or released when the search delivered nothing.
+ * starts, settled for the leads delivered, or released when the search delivered nothing. Each call
+ * is safe to retry: billing keeps one hold per idempotency key, and answers a repeated settle or
+ * release of the same amount as it did the first time.
  */
 export class CreditHolds {
   constructor(private readonly internal: InternalClient) {}
@@ -13,17 +15,17 @@ export class CreditHolds {
   /** Holds `amount` credits for the search; the same search asking twice holds once (402 when short). */
   hold(userId: string, amount: number, searchId: string): Promise<ReservationResponse> {
     const body: ReserveRequest = { user_id: userId, amount, ref: `search:${searchId}`, idempotency_key: `search:${searchId}:hold` };
-    return this.internal.call<ReservationResponse>('billing', 'POST', '/internal/reservations', { body, timeoutMs: TIMEOUT_MS });
+    return this.internal.call<ReservationResponse>('billing', 'POST', '/internal/reservations', { body, timeoutMs: TIMEOUT_MS, idempotent: true });
   }
 
   /** Charges `charge` of the held credits and gives the rest back. */
   settle(reservationId: string, charge: number): Promise<ReservationResponse> {
     const body: SettleRequest = { charge };
-    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/settle`, { body, timeoutMs: TIMEOUT_MS });
+    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/settle`, { body, timeoutMs: TIMEOUT_MS, idempotent: true });
   }
 
   /** Gives every held credit back. */
   release(reservationId: string): Promise<ReservationResponse> {
-    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/release`, { body: {}, timeoutMs: TIMEOUT_MS });
+    return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/release`, { body: {}, timeoutMs: TIMEOUT_MS, idempotent: true });
   }
 }
