@@ -79,7 +79,7 @@ describe('LeasedQueue', () => {
     workers.forEach((w) => w.start());
     await expect.poll(async () => (await rows()).filter((r) => r.done).length, { timeout: 10_000 }).toBe(40);
     await Promise.all(workers.map((w) => w.stop()));
-    expect(worked.toSorted()).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`).toSorted());
+    expect([...worked].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`).sort());
   });
 
   it('takes a row back from a worker that died mid-attempt once its lease ends', async () => {

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import kafkajs from 'kafkajs';
 import pino from 'pino';
 import { register } from 'prom-client';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
 import type { Bus, BusMessage } from '../src/bus/bus.ts';
 import { createMemoryBus } from '../src/bus/memoryBus.ts';
 import { startConsumer } from '../src/consumer/eventConsumer.ts';
-import { emitEvent, OutboxRelay } from '../src/outbox/outbox.ts';
+import { emitEvent, OutboxRelay, replayParkedOutbox } from '../src/outbox/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
 import { waitFor } from './bus.contract.ts';
 
@@ -91,7 +92,7 @@ describe('transactional outbox', () => {
     await relay.stop();
   });
 
-  it('republishes after a crash between publish and mark, and the consumer applies the effect once', async () => {
+  it('republishes after a crash between publish and mark at once when the same replica restarts, and the consumer applies the effect once', async () => {
     await consumeCredits(memory);
     const envelopes = await tdb.db.transaction(async (trx) => [
       await emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)),
@@ -104,20 +105,21 @@ describe('transactional outbox', () => {
         throw new Error('relay died before marking the rows published');
       },
     };
-    // A lease long enough that a loaded machine cannot let it run out before the restarted relay's first try.
-    const crashed = new OutboxRelay({ db: tdb.db, bus: crashing, service: 'test', logger, leaseMs: 1_000 });
+    // The crashed relay's lease would keep another replica out for a minute.
+    const crashed = new OutboxRelay({ db: tdb.db, bus: crashing, service: 'test', logger, leaseMs: 60_000, replica: 'r1' });
     await expect(crashed.drainOnce()).rejects.toThrow('relay died');
     expect(await unpublished(tdb.db)).toBe(2);
 
-    const restarted = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger });
-    expect(await restarted.drainOnce()).toBe(0); // the crashed relay's lease has not run out yet
-    await sleep(1_100);
+    const otherReplica = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger, replica: 'r2' });
+    expect(await otherReplica.drainOnce()).toBe(0);
+    // The same replica restarted (a new process on the same host and port) does not wait out its own lease.
+    const restarted = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger, replica: 'r1' });
     expect(await restarted.drainOnce()).toBe(2);
     expect(await unpublished(tdb.db)).toBe(0);
 
     const effects = await tdb.db('credit_effects').select('event_id').orderBy('balance');
     expect(effects.map((e) => e.event_id)).toEqual(envelopes.map((e) => e.id));
-    await restarted.stop();
+    await Promise.all([restarted.stop(), otherReplica.stop()]);
   });
 
   it('keeps order per key, across batches and a failing publish, without skipping a row', async () => {
@@ -173,9 +175,9 @@ describe('transactional outbox', () => {
     await next.stop();
   }, 15_000);
 
-  it('lets only one of two relays on a database publish at a time', async () => {
+  it('lets only one of two replicas\' relays on a database publish at a time', async () => {
     const bus = recordingBus(memory, 5);
-    const relays = [1, 2].map(() => new OutboxRelay({ db: tdb.db, bus, service: 'test', logger, pollMs: 5, batch: 4 }));
+    const relays = [1, 2].map((replica) => new OutboxRelay({ db: tdb.db, bus, service: 'test', logger, pollMs: 5, batch: 4, replica: `r${replica}` }));
     const sent: EventEnvelope[] = [];
     relays.forEach((relay) => relay.start());
     for (let i = 0; i < 20; i++) {
@@ -186,6 +188,61 @@ describe('transactional outbox', () => {
     await Promise.all(relays.map((relay) => relay.stop()));
     expect(bus.published.map((m) => m.envelope.id)).toEqual(sent.map((e) => e.id));
   });
+
+  it('parks an event the bus refuses for good, publishes every later one, and replays it on request', async () => {
+    const bus = recordingBus(memory);
+    const refusing: Bus = {
+      ...bus,
+      async publish(messages) {
+        if (messages.some((m) => m.key === 'huge')) {
+          // What kafkajs's retrier throws for a record above the broker's message.max.bytes.
+          const refusal = new kafkajs.KafkaJSProtocolError({ type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false, message: 'The request included a message larger than the max message size the server will accept' } as never);
+          // kafkajs's typings leave out the options its retrier passes.
+          throw new (kafkajs.KafkaJSNonRetriableError as unknown as new (e: Error, options: { cause: Error }) => Error)(refusal, { cause: refusal });
+        }
+        await bus.publish(messages);
+      },
+    };
+    const emit = (key: string, balance: number) => tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', key, creditsChanged(key, balance)));
+    const [first, huge, later] = [await emit('u1', 1), await emit('huge', 2), await emit('u2', 3)];
+    const relay = new OutboxRelay({ db: tdb.db, bus: refusing, service: 'parking', logger, pollMs: 5 });
+    relay.start();
+    await waitFor(() => bus.published.length >= 2, 5_000, 'the events around the refused one');
+    expect(bus.published.map((m) => m.envelope.id)).toEqual([first.id, later.id]);
+    const [parked] = await tdb.db('kit_outbox').whereNotNull('parked_at').select('event_id', 'last_error', 'published_at');
+    expect(parked).toMatchObject({ event_id: huge.id, published_at: null });
+    expect(parked.last_error).toMatch(/larger than the max message size/);
+    const parkedGauge = await register.getSingleMetric('leadforge_work_queue_parked')!.get();
+    expect(parkedGauge.values.find((v) => v.labels.service === 'parking' && v.labels.queue === 'outbox')?.value).toBe(1);
+    await relay.stop();
+
+    expect(await replayParkedOutbox(tdb.db)).toBe(1);
+    const accepting = new OutboxRelay({ db: tdb.db, bus, service: 'parking', logger });
+    expect(await accepting.drainOnce()).toBe(1);
+    expect(bus.published.map((m) => m.envelope.id)).toEqual([first.id, later.id, huge.id]);
+    await accepting.stop();
+  });
+
+  it('retries a failed publish after a jittered pause, not the same pause in every service', async () => {
+    const lines: { msg: string; retryInMs?: number }[] = [];
+    const recording = pino({ level: 'warn' }, { write: (line: string) => { lines.push(JSON.parse(line)); } });
+    let failures = 3;
+    const bus = recordingBus(memory);
+    const flaky: Bus = { ...bus, async publish(messages) { if (failures-- > 0) throw new Error('broker unavailable'); await bus.publish(messages); } };
+    await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
+    // Full jitter draws each pause from [0, ceiling]: with the draw at its lowest, no pause is left.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    const relay = new OutboxRelay({ db: tdb.db, bus: flaky, service: 'test', logger: recording, pollMs: 1_000 });
+    try {
+      relay.start();
+      await waitFor(() => bus.published.length === 1, 20_000, 'the event after three failed publishes');
+    } finally {
+      random.mockRestore();
+      await relay.stop();
+    }
+    const pauses = lines.filter((l) => l.retryInMs !== undefined).map((l) => l.retryInMs);
+    expect(pauses).toEqual([1, 1, 1]);
+  }, 30_000);
 
   it('deletes published rows past keepPublishedMs, never unpublished ones, however old', async () => {
     const emit = (balance: number) => tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', balance)));

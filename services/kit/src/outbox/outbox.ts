@@ -9,6 +9,8 @@ import type { Bus } from '../bus/bus.ts';
 import type { Db } from '../db/database.ts';
 import { eventDataProblem } from './eventData.ts';
 import { activeTraceparent } from '../tracing.ts';
+import { countAttempt, measureQueue } from '../work/queueMetrics.ts';
+import { WorkLoop } from '../work/workLoop.ts';
 
 const backlog = (register.getSingleMetric('leadforge_outbox_backlog') as Gauge<'service'> | undefined)
   ?? new Gauge({ name: 'leadforge_outbox_backlog', help: 'Outbox events not yet published.', labelNames: ['service'] });
@@ -61,15 +63,19 @@ export interface OutboxRelayOptions {
   leaseMs?: number;
   /** How long published rows stay in the outbox (to look into what was sent) before they are deleted. */
   keepPublishedMs?: number;
+  /**
+   * What tells this relay from other replicas of the service on the same host and stays the same
+   * when it restarts (the service passes its port): a restarted relay takes its own lease back at once.
+   */
+  replica?: string;
 }
 
-const relaysStarted = new Map<string, number>();
-const MAX_BACKOFF_MS = 30_000;
 /** How long stopping waits for a publish under way: shutdown must fit the orchestrator's grace period. */
 const STOP_WAIT_MS = 5_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 10_000;
+const OUTBOX_QUEUE = 'outbox';
 
 interface OutboxRow {
   seq: number;
@@ -78,58 +84,78 @@ interface OutboxRow {
   envelope: EventEnvelope;
 }
 
+/** The bus's answers that no retry changes (kafkajs protocol errors, found through the error's causes). */
+const REFUSED_FOR_GOOD = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD']);
+
+/** Whether the bus refused a publish for good rather than being away (an outage is retried, never parked). */
+export function refusedForGood(error: unknown): boolean {
+  for (let e = error as { type?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.type === 'string' && REFUSED_FOR_GOOD.has(e.type)) return true;
+  }
+  return false;
+}
+
+/** Makes parked outbox rows (all, or those with these seqs) publishable again; returns how many. */
+export async function replayParkedOutbox(db: Db, seqs?: number[]): Promise<number> {
+  let query = db('kit_outbox').whereNotNull('parked_at').whereNull('published_at');
+  if (seqs) query = query.whereIn('seq', seqs);
+  const replayed = await query.update({ parked_at: null, last_error: null });
+  if (replayed) commits.emit('commit');
+  return replayed;
+}
+
 /**
  * Publishes outbox rows in `seq` order and marks them published only once the bus accepted them.
- * One relay per database publishes at a time, by holding a lease row rather than a transaction
- * around the publish: on PGlite (one connection) a transaction held while the in-process bus waits
- * for consumers would block those very consumers.
+ * A row the bus refuses for good is parked (kept, with the bus's answer, for `replayParkedOutbox`)
+ * and the rows after it go on. One relay per database publishes at a time, by holding a lease row
+ * rather than a transaction around the publish: on PGlite (one connection) a transaction held while
+ * the in-process bus waits for consumers would block those very consumers. Runs on the kit's
+ * WorkLoop: woken by commits, polling as a fallback, jittered backoff while the bus is away.
  */
 export class OutboxRelay {
   private readonly db: Db;
   private readonly bus: Bus;
   private readonly service: string;
   private readonly logger: Logger;
-  private readonly pollMs: number;
   private readonly batch: number;
   private readonly leaseMs: number;
   private readonly keepPublishedMs: number;
   private prunedAt = 0;
-  /** The same after a restart on the same host, so a restarted relay need not wait for its own lease. */
+  /** The same after a restart of this replica; no process id, so a restarted relay need not wait for its own lease. */
   private readonly holder: string;
-  private running = false;
-  private loop?: Promise<void>;
+  private readonly loop: WorkLoop;
+  private stopMeasuring?: () => void;
   private draining?: Promise<number>;
-  private woken = false;
-  private endPause?: () => void;
-  private wakePause?: () => void;
 
   constructor(options: OutboxRelayOptions) {
     this.db = options.db;
     this.bus = options.bus;
     this.service = options.service;
     this.logger = options.logger;
-    this.pollMs = options.pollMs ?? 250;
     this.batch = options.batch ?? 100;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.keepPublishedMs = options.keepPublishedMs ?? 7 * DAY_MS;
-    const instance = (relaysStarted.get(this.service) ?? 0) + 1;
-    relaysStarted.set(this.service, instance);
-    // The pid too: replicas of one service on one machine (start:distributed) share its hostname.
-    this.holder = `${this.service}@${os.hostname()}:${process.pid}#${instance}`;
+    this.holder = `${this.service}@${os.hostname()}/${options.replica ?? ''}`;
+    const pollMs = options.pollMs ?? 250;
+    this.loop = new WorkLoop({
+      name: `${this.service} outbox relay`,
+      logger: this.logger,
+      step: () => this.step(),
+      pollMs,
+      retry: { baseMs: 2 * pollMs, maxMs: 30_000 },
+      stopWaitMs: STOP_WAIT_MS,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop.isRunning) return;
     commits.on('commit', this.wake);
-    this.loop = this.run();
+    this.stopMeasuring = measureQueue(this.service, OUTBOX_QUEUE, () => this.measure());
+    this.loop.start();
   }
 
   /** Publish soon rather than at the next poll. */
-  readonly wake = (): void => {
-    this.woken = true;
-    this.wakePause?.();
-  };
+  readonly wake = (): void => this.loop.wake();
 
   /**
    * Ends the loop, waits a little for a publish under way and gives the lease up for the next relay.
@@ -137,61 +163,30 @@ export class OutboxRelay {
    * whichever relay runs next publishes them.
    */
   async stop(): Promise<void> {
-    this.running = false;
     commits.off('commit', this.wake);
-    this.endPause?.();
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, STOP_WAIT_MS); });
-    await Promise.race([Promise.all([this.loop, this.draining?.catch(() => undefined)]), waited]);
-    clearTimeout(timer);
+    await this.loop.stop();
+    this.stopMeasuring?.();
+    this.stopMeasuring = undefined;
     await this.db('kit_outbox_relay_lease').where({ holder: this.holder }).update({ expires_at: this.db.fn.now() });
   }
 
-  /** Publishes one batch if this relay holds the lease; returns how many rows it published. */
+  /** Publishes one batch if this relay holds the lease; returns how many rows it published or parked. */
   drainOnce(): Promise<number> {
     this.draining ??= this.drain().finally(() => { this.draining = undefined; });
     return this.draining;
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      this.woken = false;
-      let delay = this.pollMs;
-      let wakeable = true;
-      try {
-        if ((await this.drainOnce()) === this.batch) delay = 0;
-        if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
-          this.prunedAt = Date.now();
-          await this.prunePublished();
-        }
-        failures = 0;
-      } catch (error) {
-        failures++;
-        delay = Math.min(this.pollMs * 2 ** failures, MAX_BACKOFF_MS);
-        wakeable = false;
-        this.logger.warn({ err: error, failures, retryInMs: delay }, 'outbox relay could not publish; will retry');
-      }
-      if (wakeable && this.woken) delay = 0;
-      if (delay > 0 && this.running) await this.pause(delay, wakeable);
+  private async step(): Promise<boolean> {
+    const handled = await this.drainOnce();
+    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.prunePublished();
     }
-  }
-
-  private pause(ms: number, wakeable: boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.endPause = this.wakePause = undefined;
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.endPause = end;
-      this.wakePause = wakeable ? end : undefined;
-    });
+    return handled === this.batch;
   }
 
   private async drain(): Promise<number> {
-    const [{ count }] = await this.db('kit_outbox').whereNull('published_at').count({ count: '*' });
+    const [{ count }] = await this.db('kit_outbox').whereNull('published_at').whereNull('parked_at').count({ count: '*' });
     const waiting = Number(count);
     backlog.set({ service: this.service }, waiting);
     if (!waiting || !(await this.holdLease())) return 0;
@@ -199,14 +194,50 @@ export class OutboxRelay {
     const rows: OutboxRow[] = await this.db('kit_outbox')
       .select('seq', 'topic', 'key', 'envelope')
       .whereNull('published_at')
+      .whereNull('parked_at')
       .orderBy('seq')
       .limit(this.batch);
     if (!rows.length) return 0;
+    try {
+      await this.publish(rows);
+    } catch (error) {
+      if (!refusedForGood(error)) throw error;
+      // One of them is refused whatever the retries: one at a time, to park only that one.
+      for (const row of rows) {
+        try {
+          await this.publish([row]);
+        } catch (rowError) {
+          if (!refusedForGood(rowError)) throw rowError;
+          await this.park(row, rowError as Error);
+        }
+      }
+    }
+    backlog.set({ service: this.service }, Math.max(0, waiting - rows.length));
+    return rows.length;
+  }
+
+  private async publish(rows: OutboxRow[]): Promise<void> {
     await this.bus.publish(rows.map(({ topic, key, envelope }) => ({ topic, key, envelope })));
     await this.db('kit_outbox').whereIn('seq', rows.map((row) => row.seq)).update({ published_at: this.db.fn.now() });
     for (const row of rows) published.inc({ service: this.service, topic: row.topic });
-    backlog.set({ service: this.service }, Math.max(0, waiting - rows.length));
-    return rows.length;
+    countAttempt(this.service, OUTBOX_QUEUE, 'done', rows.length);
+  }
+
+  private async park(row: OutboxRow, error: Error): Promise<void> {
+    await this.db('kit_outbox').where({ seq: row.seq }).update({ parked_at: this.db.fn.now(), last_error: error.message.slice(0, 500) });
+    countAttempt(this.service, OUTBOX_QUEUE, 'parked');
+    this.logger.error({ err: error, seq: row.seq, eventId: row.envelope.id, topic: row.topic },
+      'outbox event parked: the bus refuses it for good; later events go on (replay with replayParkedOutbox once fixed)');
+  }
+
+  private async measure() {
+    const result = await this.db.raw(`
+      SELECT count(*) FILTER (WHERE published_at IS NULL AND parked_at IS NULL) AS depth,
+             coalesce(extract(epoch FROM now() - min(created_at) FILTER (WHERE published_at IS NULL AND parked_at IS NULL)), 0) AS oldest,
+             count(*) FILTER (WHERE parked_at IS NOT NULL AND published_at IS NULL) AS parked
+      FROM kit_outbox WHERE published_at IS NULL`);
+    const [{ depth, oldest, parked }] = result.rows;
+    return { depth: Number(depth), oldestAgeSeconds: Number(oldest), parked: Number(parked) };
   }
 
   /**
