@@ -154,6 +154,56 @@ describe('idempotent event consumer', () => {
     expect(await tdb.db('kit_dead_letters').count({ n: '*' })).toEqual([{ n: 2 }]);
   });
 
+  it('makes a failing handler visible: an error log line at its first failure naming the event, then at a bounded rate; how long it has failed as a metric', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logged = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    await startConsumer({ db: tdb.db, bus, service: 'test', group, topics: [topic], handlers: recordSubmission, logger: logged, retryForMs: 60_000 });
+    failuresToCome = Number.MAX_SAFE_INTEGER;
+    const message = submitted('s1');
+    const delivered = bus.publish([message]);
+    await expect.poll(() => attempts).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => metric('leadforge_consumer_failing_seconds', { service: 'test', group })).toBeGreaterThan(0);
+    failuresToCome = 0;
+    await delivered;
+    const failures = lines.filter((l) => l.msg === 'event handler failed; the event will be delivered again');
+    // Several failures within a minute: one line, the first, at error.
+    expect(failures).toEqual([expect.objectContaining({ level: 50, group, eventId: message.envelope.id, topic, type: 'contact.submitted', reason: 'the database is restarting', attempts: 1 })]);
+    expect(await metric('leadforge_consumer_failing_seconds', { service: 'test', group })).toBe(0);
+  });
+
+  it('parks an event type sooner where retryForMsByType says so, and calls onParked in the parking transaction', async () => {
+    const hooked: string[] = [];
+    await startConsumer({
+      db: tdb.db, bus, service: 'test', group, topics: [topic], handlers: recordSubmission, logger,
+      retryForMs: 60_000,
+      retryForMsByType: { 'contact.submitted': 50 },
+      onParked: async (parked, trx) => {
+        await trx('inbox').insert({ submission_id: `parked:${(parked.envelope.data as { submission_id: string }).submission_id}` });
+        hooked.push(`${parked.type} ${parked.attempts} ${parked.error.split('\n')[0]}`);
+      },
+    });
+    const failing = submitted('s1', { message: 'fail' });
+    await bus.publish([failing]);
+    // The hook's effect and the dead letter are committed together; the handler's own insert is rolled back.
+    expect(await inbox()).toEqual(['parked:s1']);
+    expect(hooked).toEqual([`contact.submitted ${attempts} Error: cannot take s1`]);
+    expect(await listDeadLetters(tdb.db, { group })).toMatchObject([{ eventId: failing.envelope.id, attempts }]);
+  });
+
+  it('parks the event all the same when the onParked hook throws', async () => {
+    await startConsumer({
+      db: tdb.db, bus, service: 'test', group, topics: [topic], handlers: recordSubmission, logger, retryForMs: 60_000,
+      onParked: async (_parked, trx) => {
+        await trx('inbox').insert({ submission_id: 'hook' });
+        throw new Error('the hook is broken');
+      },
+    });
+    const poison = submitted('s1', { message: 'poison' });
+    await bus.publish([poison, submitted('s2')]);
+    expect(await inbox()).toEqual(['s2']);
+    expect((await listDeadLetters(tdb.db, { group })).map((d) => d.eventId)).toEqual([poison.envelope.id]);
+  });
+
   it('replays parked events through the outbox: the group that parked one handles it, the others skip it', async () => {
     await consume(recordSubmission, 60_000);
     const otherGroup = `${group}-other`;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { Counter, Histogram, register } from 'prom-client';
+import { Counter, Gauge, Histogram, register } from 'prom-client';
 import { Compile } from 'typebox/compile';
 import { v5 as uuidv5 } from 'uuid';
 import { EVENT_TYPES, EventEnvelope, type EventData, type EventType } from '@leadforge/contracts';
@@ -24,6 +24,47 @@ const handleDelay = (register.getSingleMetric('leadforge_event_handle_delay_seco
     labelNames: ['service', 'group'],
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   });
+
+/** The failing events of each running consumer, read when metrics are collected. */
+interface ConsumerFailures {
+  service: string;
+  group: string;
+  failing: Map<string, Failing>;
+}
+// On globalThis, like the metric it feeds: a second copy of this module must report the same consumers.
+const FAILING_CONSUMERS = Symbol.for('leadforge.failingConsumers');
+const failingConsumers: Set<ConsumerFailures> = ((globalThis as Record<symbol, unknown>)[FAILING_CONSUMERS] as Set<ConsumerFailures> | undefined)
+  ?? ((globalThis as Record<symbol, unknown>)[FAILING_CONSUMERS] = new Set<ConsumerFailures>());
+/**
+ * An event not tried again for this long has moved to another member of the group (a rebalance):
+ * longer than the bus's longest pause between deliveries (60 s on Kafka).
+ */
+const FAILURE_GONE_MS = 3 * 60_000;
+// Exported as 0 while nothing fails, so an alert can read it for every consumer that runs.
+const failingSeconds = (register.getSingleMetric('leadforge_consumer_failing_seconds') as Gauge<'service' | 'group'> | undefined)
+  ?? new Gauge({
+    name: 'leadforge_consumer_failing_seconds',
+    help: 'How long the longest-failing event of a consumer has been failing (its handler throwing, the event delivered again); 0 when none is.',
+    labelNames: ['service', 'group'],
+    collect() {
+      const now = Date.now();
+      // Several consumers of one group in a process (tests): the longest failure counts.
+      const longest = new Map<string, { service: string; group: string; seconds: number }>();
+      for (const { service, group, failing } of failingConsumers) {
+        let since = now;
+        for (const [eventId, record] of failing) {
+          if (now - record.last > FAILURE_GONE_MS) failing.delete(eventId);
+          else since = Math.min(since, record.since);
+        }
+        const key = `${service}\n${group}`;
+        longest.set(key, { service, group, seconds: Math.max((now - since) / 1000, longest.get(key)?.seconds ?? 0) });
+      }
+      this.reset();
+      for (const { service, group, seconds } of longest.values()) this.set({ service, group }, seconds);
+    },
+  });
+/** A failing event is logged at its first failure, then at most this often while it keeps failing. */
+const FAILURE_LOG_EVERY_MS = 60_000;
 
 const envelopeValidator = Compile(EventEnvelope);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,6 +98,17 @@ export interface ConsumerOptions {
    */
   retryForMs?: number;
   /**
+   * Per event type, how long it is delivered again before it is parked, where that differs from
+   * retryForMs: shorter for an event someone is waiting on, who is better told it failed.
+   */
+  retryForMsByType?: { [T in EventType]?: number };
+  /**
+   * Called in the transaction that parks an event of a known type (never a malformed message), so the
+   * service can end what waited on it, e.g. fail a search whose leads could not be stored. The data
+   * may break its schema (that is one reason to park). If the hook throws, the event is parked without it.
+   */
+  onParked?: (parked: ParkedEvent, trx: Knex.Transaction) => Promise<void>;
+  /**
    * The event types this version's contract defines (default: every type of EVENT_TYPES). A test
    * stands in for an older version of the service with fewer.
    */
@@ -64,9 +116,21 @@ export interface ConsumerOptions {
   logger: Logger;
 }
 
+export interface ParkedEvent {
+  topic: string;
+  envelope: EventEnvelope;
+  type: EventType;
+  /** Why it was parked: the last failure. */
+  error: string;
+  attempts: number;
+}
+
 interface Failing {
   since: number;
+  /** The latest failed attempt. */
+  last: number;
   attempts: number;
+  loggedAt: number;
 }
 
 /**
@@ -82,6 +146,7 @@ interface Failing {
 export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   const { db, bus, service, group, topics, handlers, logger } = options;
   const retryForMs = options.retryForMs ?? 15 * 60_000;
+  const retryForMsOf = (type: string) => options.retryForMsByType?.[type as EventType] ?? retryForMs;
   const knownTypes = options.knownTypes ?? new Set(Object.keys(EVENT_TYPES));
   const log = logger.child({ group });
   const failing = new Map<string, Failing>();
@@ -93,9 +158,24 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   };
 
   async function park(topic: string, eventId: string, envelope: unknown, type: string, error: string, attempts: number): Promise<void> {
-    await db('kit_dead_letters')
+    const parkIn = (q: Knex | Knex.Transaction) => q('kit_dead_letters')
       .insert({ consumer: group, topic, event_id: eventId, envelope: JSON.stringify(envelope), error, attempts })
       .onConflict(['consumer', 'event_id']).merge(['error', 'attempts', 'parked_at']);
+    const { onParked } = options;
+    if (onParked && knownTypes.has(type)) {
+      try {
+        await db.transaction(async (trx) => {
+          await parkIn(trx);
+          await onParked({ topic, envelope: envelope as EventEnvelope, type: type as EventType, error, attempts }, trx);
+        });
+      } catch (hookError) {
+        // A broken hook must not hold up the partition: the event is parked all the same.
+        log.error({ eventId, type, topic, err: hookError }, 'the hook for a parked event failed; parking the event without it');
+        await parkIn(db);
+      }
+    } else {
+      await parkIn(db);
+    }
     deadLetters.inc({ service, group });
     handledTotal.inc({ service, group, type, outcome: type === 'unknown' ? 'malformed' : 'parked' });
     log.error({ eventId, type, topic, attempts, error }, 'event parked in kit_dead_letters');
@@ -140,17 +220,26 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
 
   /** Throws the failure back for a redelivery, or parks the event once it is poison or has failed too long. */
   async function retryOrPark(topic: string, envelope: EventEnvelope, type: string, error: unknown): Promise<void> {
-    const record = failing.get(envelope.id) ?? { since: Date.now(), attempts: 0 };
+    const now = Date.now();
+    const record = failing.get(envelope.id) ?? { since: now, last: now, attempts: 0, loggedAt: 0 };
     record.attempts++;
+    record.last = now;
     failing.set(envelope.id, record);
     // Events whose partition moved to another member never come back here: forget the oldest.
     if (failing.size > MAX_TRACKED_FAILURES) failing.delete(failing.keys().next().value!);
     const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-    if (error instanceof PoisonEvent || Date.now() - record.since >= retryForMs) {
+    if (error instanceof PoisonEvent || now - record.since >= retryForMsOf(type)) {
+      await park(topic, envelope.id, envelope, type, detail, record.attempts);
       failing.delete(envelope.id);
-      return park(topic, envelope.id, envelope, type, detail, record.attempts);
+      return;
     }
     handledTotal.inc({ service, group, type, outcome: 'failed' });
+    if (now - record.loggedAt >= FAILURE_LOG_EVERY_MS) {
+      record.loggedAt = now;
+      const reason = error instanceof Error ? error.message : String(error);
+      log.error({ eventId: envelope.id, type, topic, attempts: record.attempts, failingForMs: now - record.since, reason, err: error },
+        'event handler failed; the event will be delivered again');
+    }
     throw error;
   }
 
@@ -161,5 +250,18 @@ export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
     { 'messaging.destination.name': message.topic, 'messaging.consumer.group.name': group },
     () => handle(message),
   );
-  return bus.subscribe({ group, topics, handler: traced });
+  const failures: ConsumerFailures = { service, group, failing };
+  failingConsumers.add(failures);
+  return bus.subscribe({ group, topics, handler: traced }).then(
+    (subscription) => ({
+      async close() {
+        failingConsumers.delete(failures);
+        await subscription.close();
+      },
+    }),
+    (err) => {
+      failingConsumers.delete(failures);
+      throw err;
+    },
+  );
 }
