@@ -61,6 +61,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'GET', path: '/api/lead-searches/:id/export.csv', service: 'leads', access: 'user', streaming: true, apiKey: true },
   { method: 'POST', path: '/api/opt-out', service: 'leads', access: 'public' },
   { method: 'GET', path: '/api/admin/opt-outs', service: 'leads', access: 'admin' },
+  { method: 'GET', path: '/api/admin/opt-outs/:id/preview', service: 'leads', access: 'admin' },
   { method: 'POST', path: '/api/admin/opt-outs/:id/approve', service: 'leads', access: 'admin' },
   { method: 'POST', path: '/api/admin/opt-outs/:id/reject', service: 'leads', access: 'admin' },
   { method: 'DELETE', path: '/api/admin/opt-outs/:id', service: 'leads', access: 'admin' },

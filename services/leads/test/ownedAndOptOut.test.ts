@@ -135,7 +135,7 @@ for (const kind of kinds) {
       expect(view.leads[0]).toMatchObject({ company: l1.company, email: '', phone: '' });
       expect(view.leads[1].email).toBe(lead(2).email);
       const csv = parse((await t.call('GET', `/api/lead-searches/${past.id}/export.csv`, undefined, user.token)).text.replace(/^\uFEFF/, ''), { columns: true });
-      expect(csv[0]).toMatchObject({ Email: '', Phone: '' });
+      expect(csv[0]).toMatchObject({ Email: "Removed at the owner's request", Phone: "Removed at the owner's request" });
       const { messages } = await readFeed(`${t.svc.url}/api/lead-searches/${past.id}/events`, { authorization: `Bearer ${user.token}` }, { until: (m) => m.event === 'finished' });
       const fed = messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads);
       expect(fed[0]).toMatchObject({ email: '', phone: '' });
@@ -168,7 +168,7 @@ for (const kind of kinds) {
       expect(approved.body).toMatchObject({ status: 'approved', decided_at: expect.any(String) });
       expect((await t.call('POST', `/api/admin/opt-outs/${asked.body.id}/reject`, undefined, token)).status).toBe(409);
       expect((await t.call('GET', `/api/admin/opt-outs?q=rohr${n}`, undefined, token)).body.suppressed)
-        .toEqual([{ kind: 'domain', value: `rohr${n}.de`, opt_out_id: asked.body.id }]);
+        .toEqual([{ kind: 'host', value: `rohr${n}.de`, opt_out_id: asked.body.id }]);
 
       const blanked = (await detail(past.id, user.token)).body.leads[0];
       expect(blanked).toMatchObject({ company: l1.company, name: '', email: '', phone: '', website: '' });

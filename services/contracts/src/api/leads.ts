@@ -6,6 +6,14 @@ export const MAX_LEADS_PER_REQUEST = 200;
 export const EmailStatus = Type.Union([Type.Literal('valid'), Type.Literal('risky'), Type.Literal('invalid'), Type.Literal('unknown')]);
 export type EmailStatus = Static<typeof EmailStatus>;
 
+/** A lead field an opt-out can blank. */
+export const RemovedField = Type.Union([
+  Type.Literal('name'), Type.Literal('email'), Type.Literal('phone'), Type.Literal('website'), Type.Literal('socials'),
+]);
+export type RemovedField = Static<typeof RemovedField>;
+/** What an export cell and the results table say in place of a field an opt-out blanked. */
+export const REMOVED_AT_OWNERS_REQUEST = "Removed at the owner's request";
+
 export const Lead = Type.Object({
   name: Type.String(),
   company: Type.String(),
@@ -32,6 +40,12 @@ export const Lead = Type.Object({
   phone_fetched_at: Type.Optional(Type.String()),
   /** The user already had this business (within the ownership window): included free, on request. */
   owned: Type.Optional(Type.Boolean()),
+  /**
+   * Fields blanked because their owner opted out ("Removed at the owner's request"): the email or
+   * phone asked for, or, for an opted-out website, every way to reach the business. Only fields that
+   * had a value are listed.
+   */
+  removed: Type.Optional(Type.Array(RemovedField)),
 });
 export type Lead = Static<typeof Lead>;
 

@@ -19,7 +19,8 @@ export type OptOutRequest = Static<typeof OptOutRequest>;
 
 /**
  * `applied`: suppressed (email/phone at once); `pending`: the website waits for an administrator
- * (its email/phone are suppressed already); `approved`: the website's domain is suppressed too;
+ * (its email/phone are suppressed already); `approved`: the website is suppressed too (its host, or
+ * the registrable domain an administrator widened it to);
  * `rejected`: the website is not (an email/phone given with it stays suppressed); `lifted`: nothing
  * of it is suppressed any more.
  */
@@ -27,6 +28,13 @@ export const OptOutStatus = Type.Union([
   Type.Literal('applied'), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('lifted'),
 ]);
 export type OptOutStatus = Static<typeof OptOutStatus>;
+
+/**
+ * How far an opted-out website reaches: `host`, the host asked for and its subdomains (never its
+ * parent); `domain`, the whole registrable domain, only by an administrator's explicit choice.
+ */
+export const OptOutScope = Type.Union([Type.Literal('host'), Type.Literal('domain')], { errorMessage: "scope must be 'host' or 'domain'" });
+export type OptOutScope = Static<typeof OptOutScope>;
 
 export const OptOutResponse = Type.Object({ id: Type.String(), status: OptOutStatus });
 export type OptOutResponse = Static<typeof OptOutResponse>;
@@ -38,8 +46,15 @@ export const OptOutEntry = Type.Object({
   phone: Type.Union([Type.String(), Type.Null()]),
   /** The website as given. */
   website: Type.Union([Type.String(), Type.Null()]),
-  /** What a website is matched by: its registrable domain, or its host when it has none (an IP address). */
+  /**
+   * What the website suppresses once approved, with every subdomain: the host asked for (without
+   * `www.`; scope `host`), or its registrable domain when an administrator widened it (scope `domain`).
+   */
   domain: Type.Union([Type.String(), Type.Null()]),
+  /** `host` unless an administrator approved it for the whole registrable domain; null without a website. */
+  scope: Type.Union([OptOutScope, Type.Null()]),
+  /** The registrable domain an administrator could widen this request to, when that is more than the host. */
+  widens_to: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
   status: OptOutStatus,
   created_at: Timestamp,
@@ -49,7 +64,8 @@ export type OptOutEntry = Static<typeof OptOutEntry>;
 
 /** One suppressed value: never in new searches, blanked in past ones. */
 export const SuppressedValue = Type.Object({
-  kind: Type.Union([Type.Literal('email'), Type.Literal('phone'), Type.Literal('domain')]),
+  /** `host`: that host and its subdomains; `domain`: a whole registrable domain (an administrator's widening). */
+  kind: Type.Union([Type.Literal('email'), Type.Literal('phone'), Type.Literal('host'), Type.Literal('domain')]),
   value: Type.String(),
   opt_out_id: Type.String(),
 });
@@ -74,3 +90,29 @@ export const AdminOptOutList = Type.Object({
 export type AdminOptOutList = Static<typeof AdminOptOutList>;
 
 export const OptOutId = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/** POST /api/admin/opt-outs/{id}/approve — optional body: `scope: 'domain'` widens the website to its registrable domain. */
+export const OptOutApproval = Type.Object({
+  scope: Type.Optional(OptOutScope),
+}, { additionalProperties: false });
+export type OptOutApproval = Static<typeof OptOutApproval>;
+
+export const OptOutPreviewQuery = Type.Object({
+  scope: Type.Optional(OptOutScope),
+}, { additionalProperties: false });
+export type OptOutPreviewQuery = Static<typeof OptOutPreviewQuery>;
+
+/**
+ * GET /api/admin/opt-outs/{id}/preview — what approving the website (at `scope`) would blank in
+ * searches already made: leads on that host or its subdomains (website or email), in how many
+ * searches of how many users.
+ */
+export const OptOutPreview = Type.Object({
+  scope: OptOutScope,
+  /** The host or registrable domain the approval would suppress, with its subdomains. */
+  value: Type.String(),
+  leads: Type.Integer(),
+  searches: Type.Integer(),
+  users: Type.Integer(),
+});
+export type OptOutPreview = Static<typeof OptOutPreview>;

@@ -1,4 +1,4 @@
-import { LEAD_VERDICT_COLUMNS, type Lead } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, REMOVED_AT_OWNERS_REQUEST, type Lead } from '@leadforge/contracts';
 
 // A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -20,11 +20,18 @@ export function verdictCell(value: string | Date | null | undefined, key: string
   return key.endsWith('_fetched_at') ? new Date(value).toISOString() : String(value);
 }
 
+/** A field's export cell: the value, or why it is empty when an opt-out blanked it. */
+export function fieldCell(lead: { removed?: Lead['removed'] | null }, key: string, value: string): string {
+  return lead.removed?.includes(key as never) ? REMOVED_AT_OWNERS_REQUEST : value;
+}
+
 /**
  * One CSV record in the spec's column order (Name, Company, Email, Phone, Website, City), then the
- * verdict and provenance columns (LEAD_VERDICT_COLUMNS). The phone stays E.164.
+ * verdict and provenance columns (LEAD_VERDICT_COLUMNS). The phone stays E.164; a field an opt-out
+ * blanked says so.
  */
-export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'> & VerdictCells): string[] {
+export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'> & { removed?: Lead['removed'] | null } & VerdictCells): string[] {
   const verdicts = LEAD_VERDICT_COLUMNS.map(({ key }) => verdictCell(lead[key], key));
-  return [lead.name, lead.company, lead.email, lead.phone, lead.website, lead.city, ...verdicts].map(neutraliseCell);
+  const fields = (['name', 'company', 'email', 'phone', 'website', 'city'] as const).map((key) => fieldCell(lead, key, lead[key]));
+  return [...fields, ...verdicts].map(neutraliseCell);
 }

@@ -56,6 +56,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
         place_id: lead.place_id ?? null,
         ...verdictColumns(lead),
         owned: isOwnedLead,
+        removed: lead.removed ? JSON.stringify(lead.removed) : null,
       })
       .onConflict()
       .ignore()

@@ -1,4 +1,4 @@
-import type { Lead } from '@leadforge/contracts';
+import type { Lead, RemovedField } from '@leadforge/contracts';
 import type { DbOrTrx } from './searchRecord.ts';
 import { withoutSuppressed } from './suppressions.ts';
 
@@ -24,6 +24,8 @@ export interface LeadRow {
   phone_source: string | null;
   phone_fetched_at: Date | string | null;
   owned: boolean;
+  /** Fields an opt-out blanked: left empty by the search that found them (stored), or since (added when read). */
+  removed: RemovedField[] | null;
 }
 
 export function toLead(row: LeadRow): Lead {
@@ -42,6 +44,7 @@ export function toLead(row: LeadRow): Lead {
     ...(row.place_id ? { place_id: row.place_id } : {}),
     ...verdictsOf(row),
     ...(row.owned ? { owned: true } : {}),
+    ...(row.removed?.length ? { removed: row.removed } : {}),
   };
 }
 
@@ -82,7 +85,7 @@ function storedLeadsPage(db: DbOrTrx, searchId: string, afterPosition: number, l
     .andWhereBetween('position', [afterPosition + 1, afterPosition + limit])
     .orderBy('position')
     .limit(limit)
-    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', ...VERDICT_COLUMNS);
+    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', 'removed', ...VERDICT_COLUMNS);
 }
 
 export async function allLeads(db: DbOrTrx, searchId: string): Promise<Lead[]> {

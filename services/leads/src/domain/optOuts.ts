@@ -2,9 +2,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { badRequest, conflict, notFound, type Db } from '@leadforge/kit';
 import {
   OPT_OUT_BAD_PHONE, OPT_OUT_BAD_WEBSITE, OPT_OUT_NOTHING_GIVEN,
-  type AdminOptOutList, type AdminOptOutQuery, type OptOutEntry, type OptOutRequest, type OptOutStatus, type SuppressedValue,
+  type AdminOptOutList, type AdminOptOutQuery, type OptOutEntry, type OptOutPreview, type OptOutRequest, type OptOutScope,
+  type OptOutStatus, type SuppressedValue,
 } from '@leadforge/contracts';
-import { e164Of, siteOf } from './businessKeys.ts';
+import { e164Of, optOutHostOf, siteOf } from './businessKeys.ts';
 import { CONTACT_SUPPRESSED_STATUSES } from './suppressions.ts';
 
 interface OptOutRow {
@@ -13,6 +14,7 @@ interface OptOutRow {
   phone: string | null;
   website: string | null;
   domain: string | null;
+  scope: OptOutScope | null;
   reason: string | null;
   status: OptOutStatus;
   created_at: Date | string;
@@ -33,11 +35,20 @@ export const toOptOutEntry = (row: OptOutRow): OptOutEntry => ({
   phone: row.phone,
   website: row.website,
   domain: row.domain,
+  scope: row.scope,
+  widens_to: widensTo(row),
   reason: row.reason,
   status: row.status,
   created_at: iso(row.created_at)!,
   decided_at: iso(row.decided_at),
 });
+
+/** The registrable domain an administrator could widen a website request to, when that is more than its host. */
+function widensTo(row: Pick<OptOutRow, 'website' | 'domain' | 'scope'>): string | null {
+  if (row.scope !== 'host' || !row.website) return null;
+  const site = siteOf(row.website);
+  return site && site !== row.domain ? site : null;
+}
 
 /**
  * Records a person's opt-out. An exact email address or phone number is suppressed at once
@@ -50,11 +61,12 @@ export async function requestOptOut(db: Db, input: OptOutRequest): Promise<{ id:
   if (!email && !phoneText && !websiteText) throw badRequest(OPT_OUT_NOTHING_GIVEN);
   const phone = phoneText === null ? null : e164Of(phoneText) ?? null;
   if (phoneText !== null && phone === null) throw badRequest(OPT_OUT_BAD_PHONE);
-  const domain = websiteText === null ? null : siteOf(websiteText) ?? null;
+  // The host asked for (with its subdomains), never more: its neighbours under one domain are not its owner's to remove.
+  const domain = websiteText === null ? null : optOutHostOf(websiteText) ?? null;
   if (websiteText !== null && domain === null) throw badRequest(OPT_OUT_BAD_WEBSITE);
   const status: OptOutStatus = domain ? 'pending' : 'applied';
   const id = uuidv7();
-  await db('opt_outs').insert({ id, email, phone, website: websiteText, domain, reason: blankToNull(input.reason), status });
+  await db('opt_outs').insert({ id, email, phone, website: websiteText, domain, scope: domain ? 'host' : null, reason: blankToNull(input.reason), status });
   return { id, status };
 }
 
@@ -80,7 +92,7 @@ export async function listOptOuts(db: Db, query: AdminOptOutQuery): Promise<Admi
   for (const row of active) {
     if (row.email) suppressed.push({ kind: 'email', value: row.email, opt_out_id: row.id });
     if (row.phone) suppressed.push({ kind: 'phone', value: row.phone, opt_out_id: row.id });
-    if (row.domain && row.status === 'approved') suppressed.push({ kind: 'domain', value: row.domain, opt_out_id: row.id });
+    if (row.domain && row.status === 'approved') suppressed.push({ kind: row.scope ?? 'host', value: row.domain, opt_out_id: row.id });
   }
   return {
     requests: rows.map(toOptOutEntry),
@@ -91,11 +103,19 @@ export async function listOptOuts(db: Db, query: AdminOptOutQuery): Promise<Admi
   };
 }
 
+/** What approving the request at `scope` suppresses: its host, or (widened) the registrable domain. */
+function suppressedBy(row: OptOutRow, scope: OptOutScope): string {
+  if (!row.website || !row.domain) throw conflict('This request names no website; its email or phone is suppressed already', 'opt_out_no_website');
+  if (scope === 'host' || row.scope === 'domain') return row.domain;
+  return siteOf(row.website) ?? row.domain;
+}
+
 /**
- * An administrator's decision: `approve` and `reject` decide a pending website; `lift` ends every
- * suppression of the request. Anything else is a 409 saying what the request's status is.
+ * An administrator's decision: `approve` and `reject` decide a pending website (`approve` with scope
+ * `domain` widens it to the registrable domain, an explicit choice); `lift` ends every suppression of
+ * the request. Anything else is a 409 saying what the request's status is.
  */
-export async function decideOptOut(db: Db, id: string, decision: 'approve' | 'reject' | 'lift'): Promise<OptOutEntry> {
+export async function decideOptOut(db: Db, id: string, decision: 'approve' | 'reject' | 'lift', scope: OptOutScope = 'host'): Promise<OptOutEntry> {
   if (!UUID.test(id)) throw notFound(NOT_FOUND);
   return db.transaction(async (trx) => {
     const row: OptOutRow | undefined = await trx('opt_outs').where({ id }).forUpdate().first();
@@ -103,7 +123,33 @@ export async function decideOptOut(db: Db, id: string, decision: 'approve' | 're
     if (decision !== 'lift' && row.status !== 'pending') throw conflict(`This request is ${row.status}; only a pending one can be approved or rejected`, 'opt_out_decided');
     if (decision === 'lift' && row.status === 'lifted') throw conflict('This suppression has already been lifted', 'opt_out_lifted');
     const status: OptOutStatus = decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'lifted';
-    const [updated]: OptOutRow[] = await trx('opt_outs').where({ id }).update({ status, decided_at: trx.fn.now() }).returning('*');
+    const widened = decision === 'approve' && scope === 'domain' ? { domain: suppressedBy(row, 'domain'), scope: 'domain' } : {};
+    const [updated]: OptOutRow[] = await trx('opt_outs').where({ id }).update({ status, decided_at: trx.fn.now(), ...widened }).returning('*');
     return toOptOutEntry(updated);
   });
+}
+
+// The host of a stored website (an absolute URL as URL.toString() wrote it: lower-case host, punycode),
+// user info, port and brackets aside, without `www.`; and the domain of a stored email: what a
+// suppressed host is compared with, in SQL. No `?` in them: knex would take it for a binding.
+const WEBSITE_HOST_SQL = String.raw`regexp_replace(translate(regexp_replace(leads.website, '^[a-z]+://([^/@]*@)*(\[[^]/]*\]|[^/:\[]+).*$', '\2'), '[]', ''), '^www\.', '')`;
+const EMAIL_HOST_SQL = "split_part(lower(leads.email), '@', 2)";
+
+/**
+ * What approving a pending website at `scope` would blank in searches already made: the stored leads
+ * whose website or email is on that host or one of its subdomains, in how many searches of how many
+ * users. A scan of the leads table, which an administrator's look before a decision can afford.
+ */
+export async function previewOptOut(db: Db, id: string, scope: OptOutScope = 'host'): Promise<OptOutPreview> {
+  if (!UUID.test(id)) throw notFound(NOT_FOUND);
+  const row: OptOutRow | undefined = await db('opt_outs').where({ id }).first();
+  if (!row) throw notFound(NOT_FOUND);
+  const value = suppressedBy(row, scope);
+  const covers = (hostSql: string) => `(${hostSql} = ? OR right(${hostSql}, ?) = ?)`;
+  const bindings = [value, value.length + 1, `.${value}`];
+  const [counts]: { leads: number | string; searches: number | string; users: number | string }[] = await db('leads')
+    .join('lead_searches', 'lead_searches.id', 'leads.search_id')
+    .where((q) => q.whereRaw(covers(WEBSITE_HOST_SQL), bindings).orWhereRaw(covers(EMAIL_HOST_SQL), bindings))
+    .select(db.raw('count(*) AS leads, count(DISTINCT leads.search_id) AS searches, count(DISTINCT lead_searches.user_id) AS users'));
+  return { scope: row.scope === 'domain' ? 'domain' : scope, value, leads: Number(counts.leads), searches: Number(counts.searches), users: Number(counts.users) };
 }

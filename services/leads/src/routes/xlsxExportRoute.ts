@@ -2,8 +2,8 @@ import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { App } from '@leadforge/kit';
 import { notFound, principalOf } from '@leadforge/kit';
-import { LEAD_VERDICT_COLUMNS, LEADS_XLSX_COLUMNS, LeadSearchId, leadsExportFileName } from '@leadforge/contracts';
-import { verdictCell } from '../domain/csvCells.ts';
+import { LEAD_VERDICT_COLUMNS, LEADS_XLSX_COLUMNS, LeadSearchId, leadsExportFileName, type RemovedField } from '@leadforge/contracts';
+import { fieldCell, verdictCell } from '../domain/csvCells.ts';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';
 import { findOwnSearch } from '../domain/searchRecord.ts';
@@ -13,12 +13,12 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 /** What the workbook shows of a lead: its text in each column (null for nothing). */
 type VerdictKey = (typeof LEAD_VERDICT_COLUMNS)[number]['key'];
 export type WorkbookLead = Record<Exclude<(typeof LEADS_XLSX_COLUMNS)[number]['key'], VerdictKey>, string | null>
-  & Partial<Record<VerdictKey, string | Date | null>>;
+  & Partial<Record<VerdictKey, string | Date | null>> & { removed?: RemovedField[] | null };
 
 /**
  * Writes the workbook into `out` a row at a time (exceljs' streaming writer). Every value is written
  * as a string cell, never a formula, so a scraped `=HYPERLINK(...)` is shown as text and nothing
- * needs the CSV's leading quote.
+ * needs the CSV's leading quote. A field an opt-out blanked says so.
  */
 export async function writeLeadsWorkbook(leads: AsyncIterable<WorkbookLead> | Iterable<WorkbookLead>, out: Writable): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -29,7 +29,7 @@ export async function writeLeadsWorkbook(leads: AsyncIterable<WorkbookLead> | It
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: LEADS_XLSX_COLUMNS.length } };
   sheet.getRow(1).commit();
   for await (const lead of leads) {
-    sheet.addRow(LEADS_XLSX_COLUMNS.map(({ key }) => verdictCell(lead[key], key))).commit();
+    sheet.addRow(LEADS_XLSX_COLUMNS.map(({ key }) => fieldCell(lead, key, verdictCell(lead[key], key)))).commit();
   }
   sheet.commit();
   await workbook.commit();
