@@ -6,6 +6,7 @@ import { searchesTotal } from '../leadsMetrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import { lockSearch, type SearchRow } from './searchRecord.ts';
 import { engineQuantityFor } from './ownedBusinesses.ts';
+import { lockLiveAccount } from './erasedAccounts.ts';
 
 export interface StartDeps {
   db: Db;
@@ -29,8 +30,8 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
   const { db, holds } = deps;
   const id = uuidv7();
   await db.transaction(async (trx) => {
-    // One start at a time per user, so two tabs cannot both take the last slot.
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`lead-searches:${userId}`]);
+    // One start at a time per user, so two tabs cannot both take the last slot; none once the account is erased.
+    await lockLiveAccount(trx, userId);
     const [{ running }] = await trx('lead_searches').where({ user_id: userId }).whereIn('status', ['reserving', 'running']).count({ running: '*' });
     if (Number(running) >= deps.maxRunningPerUser) throw tooManyRequests(tooManyRunningSearchesDetail(deps.maxRunningPerUser));
     await trx('lead_searches').insert({
@@ -57,31 +58,38 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
     throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
   }
 
-  return db.transaction(async (trx) => {
-    const search = await lockSearch(trx, id);
-    if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
-    const deadline = new Date(Date.now() + deps.searchDeadlineMs);
-    const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, deps.ownershipWindowDays);
-    const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
-      engine_quantity: engineQuantity,
-      status: 'running',
-      credits: 'held',
-      reservation_id: hold.reservation_id,
-      remaining_credits: hold.balance,
-      deadline_at: deadline,
-    }).returning('*');
-    await emitEvent(trx, 'search.requested', id, {
-      search_id: id,
-      user_id: userId,
-      industry: running.industry,
-      location: running.location,
-      quantity: engineQuantity,
-      deadline_at: deadline.toISOString(),
+  try {
+    return await db.transaction(async (trx) => {
+      // The account may have been erased (with this search) while billing held the credits.
+      await lockLiveAccount(trx, userId);
+      const search = await lockSearch(trx, id);
+      if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
+      const deadline = new Date(Date.now() + deps.searchDeadlineMs);
+      const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, deps.ownershipWindowDays);
+      const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
+        engine_quantity: engineQuantity,
+        status: 'running',
+        credits: 'held',
+        reservation_id: hold.reservation_id,
+        remaining_credits: hold.balance,
+        deadline_at: deadline,
+      }).returning('*');
+      await emitEvent(trx, 'search.requested', id, {
+        search_id: id,
+        user_id: userId,
+        industry: running.industry,
+        location: running.location,
+        quantity: engineQuantity,
+        deadline_at: deadline.toISOString(),
+      });
+      afterCommit(trx, () => {
+        deps.relay.wake();
+        searchesTotal.inc({ outcome: 'started' });
+      });
+      return running;
     });
-    afterCommit(trx, () => {
-      deps.relay.wake();
-      searchesTotal.inc({ outcome: 'started' });
-    });
-    return running;
-  });
+  } catch (err) {
+    if (err instanceof HttpError && err.code === 'account_inactive') await deps.holds.release(hold.reservation_id).catch(() => undefined);
+    throw err;
+  }
 }

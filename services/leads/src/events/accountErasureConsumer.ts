@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { TOPICS } from '@leadforge/contracts';
 import { startConsumer, type Bus, type Db } from '@leadforge/kit';
 import { eraseEndpointsOf } from '../webhooks/webhookEndpoints.ts';
+import { markAccountErased } from '../domain/erasedAccounts.ts';
 
 /**
  * A deleted account's searches go with their leads and live feed: what a user searched for (the
@@ -22,7 +23,10 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
   return trx('lead_searches').where({ user_id: userId }).delete();
 }
 
-/** `account.deleted` -> the account's searches and webhook endpoints are erased. */
+/**
+ * `account.deleted` -> the account's searches and webhook endpoints are erased, and the account is
+ * marked erased so a request let in before the deletion stores nothing afterwards.
+ */
 export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger }) {
   return startConsumer({
     db: options.db,
@@ -33,6 +37,7 @@ export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger
     logger: options.log,
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
+        await markAccountErased(trx, data.user_id);
         const erased = await eraseSearchesOf(trx, data.user_id);
         await eraseEndpointsOf(trx, data.user_id);
         if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');

@@ -6,6 +6,7 @@ import {
 } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
+import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import { MAX_PENDING_TESTS, listAttempts, pendingTestDeliveries, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';
 import {
   MAX_ENDPOINTS_PER_USER, countEndpoints, createEndpoint, deleteOwnEndpoint, findOwnEndpoint, listEndpoints, toEndpoint,
@@ -26,10 +27,15 @@ export async function webhookRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   }, async (request, reply) => {
     const userId = principalOf(request).id;
     const { url, events } = request.body as CreateWebhookRequest;
-    if ((await countEndpoints(db, userId)) >= MAX_ENDPOINTS_PER_USER) {
-      throw badRequest(`You can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints. Delete one to add another.`, 'too_many_webhooks');
-    }
-    const row = await createEndpoint(db, userId, await checkWebhookUrl(url, config.allowPrivateNetworks), events);
+    const checkedUrl = await checkWebhookUrl(url, config.allowPrivateNetworks);
+    const row = await db.transaction(async (trx) => {
+      // Under the account's lock: the cap holds under concurrent requests, and none is stored once the account is erased.
+      await lockLiveAccount(trx, userId);
+      if ((await countEndpoints(trx, userId)) >= MAX_ENDPOINTS_PER_USER) {
+        throw badRequest(`You can have at most ${MAX_ENDPOINTS_PER_USER} webhook endpoints. Delete one to add another.`, 'too_many_webhooks');
+      }
+      return createEndpoint(trx, userId, checkedUrl, events);
+    });
     return reply.status(201).send({ ...toEndpoint(row), secret: row.secret });
   });
 
