@@ -6,7 +6,7 @@ import { readMailbox, waitForMail } from '../../services/auth/test/support/mailb
 
 const RESET_ANSWER = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
 
-describe('accounts through the gateway: password reset by email, change password', () => {
+describe('accounts through the gateway: password reset by email, change password, deletion', () => {
   let stack: LocalStackProcess;
   let api: ReturnType<typeof apiClient>;
   let mailDir: string;
@@ -25,6 +25,8 @@ describe('accounts through the gateway: password reset by email, change password
     const reg = await api('POST', '/api/auth/register', { name: 'Katherine Johnson', email: 'katherine@example.com', password: 'orbit1962' });
     expect(reg.status).toBe(201);
     const before = reg.body.access_token as string;
+    const { body: { key: planted } } = await api('POST', '/api/api-keys', { name: 'planted' }, bearer(before));
+    expect((await api('GET', '/api/lead-searches', undefined, { 'x-api-key': planted })).status).toBe(200);
 
     const known = await api('POST', '/api/auth/password-reset', { email: 'Katherine@Example.com' });
     const unknown = await api('POST', '/api/auth/password-reset', { email: 'nobody@example.com' });
@@ -48,7 +50,9 @@ describe('accounts through the gateway: password reset by email, change password
 
     const token = new URL(link).searchParams.get('token')!;
     const confirm = await api('POST', '/api/auth/password-reset/confirm', { token, password: 'apollo1969' });
-    expect(confirm).toMatchObject({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password.' } });
+    expect(confirm).toMatchObject({ status: 200, body: { message: 'Your password has been reset. Please log in with your new password. 1 API key was revoked.', api_keys_revoked: 1 } });
+    // The key made with the earlier session goes with it, at the edge and in the services.
+    expect(await api('GET', '/api/lead-searches', undefined, { 'x-api-key': planted })).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
     expect((await api('POST', '/api/auth/password-reset/confirm', { token, password: 'apollo1970' })).status).toBe(400);
 
     // Tokens issued before the reset: refused by auth and by billing (which asks auth for the standing).
@@ -96,18 +100,31 @@ describe('accounts through the gateway: password reset by email, change password
     expect(receipt.links.map(onStack)).toContain('/credits');
   });
 
-  it('deletes an account: its tokens are refused by auth at once and by billing within the 30 s standing cache', async () => {
+  it('deletes an account: once DELETE answers, no service accepts its token or its key', async () => {
     const reg = await api('POST', '/api/auth/register', { name: 'Mae Jemison', email: 'mae@example.com', password: 'endeavour92' });
     const token = reg.body.access_token as string;
+    const { body: { key } } = await api('POST', '/api/api-keys', { name: 'Mission control' }, bearer(token));
+    const withKey = { 'x-api-key': key as string };
+    // Every service has just seen the user active (a standing cache would keep that answer).
     expect((await api('GET', '/api/payments/history', undefined, bearer(token))).status).toBe(200);
+    expect((await api('GET', '/api/lead-searches', undefined, bearer(token))).status).toBe(200);
+    expect((await api('GET', '/api/affiliate/stats', undefined, bearer(token))).status).toBe(200);
+    expect((await api('GET', '/api/lead-searches', undefined, withKey)).status).toBe(200);
+
     const deleted = await api('DELETE', '/api/account', { password: 'endeavour92' }, bearer(token));
     expect(deleted).toMatchObject({ status: 200, body: { message: 'Your account has been deleted.' } });
-    expect((await api('GET', '/api/auth/me', undefined, bearer(token))).status).toBe(401);
-    // Billing trusted this user's standing for up to 30 s: refused once that runs out.
-    await expect.poll(async () => (await api('GET', '/api/payments/history', undefined, bearer(token))).status, { timeout: 40_000, interval: 2_000 }).toBe(401);
+    for (const [method, path, body] of [
+      ['GET', '/api/auth/me'], ['GET', '/api/payments/history'], ['GET', '/api/lead-searches'], ['GET', '/api/affiliate/stats'],
+      ['POST', '/api/lead-searches', { industry: 'Dentists', location: 'Houston', quantity: 5 }],
+      ['POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['lead_search.completed'] }],
+    ] as const) {
+      expect((await api(method, path, body, bearer(token))).status, `${method} ${path} with the token`).toBe(401);
+    }
+    expect(await api('GET', '/api/lead-searches', undefined, withKey)).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    expect(await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Houston', quantity: 5 }, withKey)).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
     expect((await api('POST', '/api/auth/login', { email: 'mae@example.com', password: 'endeavour92' })).status).toBe(401);
     await waitForMail(mailDir, 'mae@example.com', /^Your Leadforge account was deleted$/);
-  }, 60_000);
+  });
 
   it('rate-limits reset requests per email with 429 and a detail', async () => {
     const statuses: number[] = [];
