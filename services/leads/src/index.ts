@@ -38,7 +38,7 @@ export const leadsService: ServiceDefinition = {
 
   async start(ctx) {
     const rt = runtimeOf(ctx);
-    const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log, ownershipWindowDays: rt.config.ownershipWindowDays });
+    const subscription = await consumeScrapeResults({ db: ctx.db, bus: ctx.bus, signals: rt.signals, settlement: rt.settlement, log: ctx.log, ownershipWindowDays: rt.config.ownershipWindowDays, intakeRetryMs: rt.config.intakeRetryMs });
     const erasure = await consumeAccountDeletions({ db: ctx.db, bus: ctx.bus, log: ctx.log });
     rt.sweeper.start();
     rt.webhooks.start();

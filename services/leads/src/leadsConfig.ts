@@ -18,6 +18,11 @@ export interface LeadsConfig {
   ownershipWindowDays: number;
   /** Opt-out requests one address may send per hour. */
   optOutsPerHour: number;
+  /**
+   * How long leads from the engine that cannot be stored are tried again (a database restart); then
+   * their search fails with nothing charged, rather than keep its user waiting for the deadline.
+   */
+  intakeRetryMs: number;
   webhooks: WebhooksConfig;
 }
 
@@ -45,6 +50,7 @@ export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
     stuckReservationMs: readInt(env, 'LEADS_STUCK_RESERVATION_MS', 30_000, 1000, 3_600_000),
     ownershipWindowDays: readInt(env, 'LEADS_OWNERSHIP_WINDOW_DAYS', 90, 0, 3650),
     optOutsPerHour: readInt(env, 'LEADS_OPT_OUTS_PER_HOUR', 10, 1, 100_000),
+    intakeRetryMs: readInt(env, 'LEADS_INTAKE_RETRY_MS', 10_000, 100, 15 * 60_000),
     webhooks: loadWebhooksConfig(env),
   };
 }

@@ -10,6 +10,8 @@ export interface Outcome {
 }
 
 export const SOURCE_FAILED_ERROR = 'The business directory could not be searched right now. Nothing was charged; please try again in a few minutes.';
+/** The search failed because the leads the engine found could not be stored (their event was parked). */
+export const INTAKE_FAILED_ERROR = 'The leads found could not be stored. Nothing was charged; please try again in a few minutes.';
 
 /**
  * What an engine's finish means for the user. A source that failed before any lead arrived fails the

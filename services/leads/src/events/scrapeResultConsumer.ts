@@ -3,7 +3,7 @@ import { emitEvent, startConsumer, type Bus, type Db, type Subscription } from '
 import { TOPICS } from '@leadforge/contracts';
 import { takeLeads } from '../domain/leadIntake.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from '../domain/searchFeed.ts';
-import { endSearch, outcomeOfEngineFinish } from '../domain/searchOutcome.ts';
+import { endSearch, INTAKE_FAILED_ERROR, outcomeOfEngineFinish } from '../domain/searchOutcome.ts';
 import { lockSearch, type Trx } from '../domain/searchRecord.ts';
 import type { SearchSettlement } from '../domain/searchSettlement.ts';
 
@@ -14,11 +14,15 @@ export interface ScrapeResultDeps {
   settlement: SearchSettlement;
   log: Logger;
   ownershipWindowDays: number;
+  /** How long a `scrape.leads_found` whose leads cannot be stored is tried again before its search fails. */
+  intakeRetryMs: number;
 }
 
 /**
  * Takes the engine's reports on a search (`scraper.result`, keyed by search id, so in order) into the
- * search's rows and feed. Handlers stay short and local: billing is called after the commit.
+ * search's rows and feed. Handlers stay short and local: billing is called after the commit. Leads that
+ * cannot be stored are tried again for intakeRetryMs only: then the event is parked (replayable) and,
+ * in the same transaction, its search fails with nothing charged and the engine is told to stop.
  */
 export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscription> {
   const { signals, settlement, log } = deps;
@@ -31,6 +35,19 @@ export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscripti
     group: 'leads.scrape-results',
     topics: [TOPICS.scraperResult],
     logger: log,
+    retryForMsByType: { 'scrape.leads_found': deps.intakeRetryMs },
+    onParked: async ({ type, envelope, error }, trx) => {
+      if (type !== 'scrape.leads_found') return;
+      // Parked data may break its schema: the search id is read with care.
+      const searchId = (envelope.data as { search_id?: unknown } | undefined)?.search_id;
+      const search = typeof searchId === 'string' ? await lockSearch(trx, searchId) : undefined;
+      if (search?.status !== 'running') return;
+      log.error({ searchId: search.id, eventId: envelope.id, error }, 'the leads found for a search could not be stored; the search fails, nothing charged');
+      await endSearch(trx, search, { status: 'failed', reason: 'intake_failed', error: INTAKE_FAILED_ERROR });
+      await emitEvent(trx, 'search.cancelled', search.id, { search_id: search.id, user_id: search.user_id });
+      announce(trx, search.id);
+      afterCommit(trx, () => settlement.settleInBackground(search.id));
+    },
     handlers: {
       'scrape.progress': async (data, _envelope, trx) => {
         const search = await lockSearch(trx, data.search_id);
