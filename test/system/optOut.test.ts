@@ -37,20 +37,33 @@ describe('opt-out through the gateway: the public request, the administrators\' 
     expect(await optOut({ reason: 'x'.repeat(3000), email: 'a@b.example' })).toMatchObject({ status: 400, body: { detail: 'Reason is too long (at most 2,000 characters)' } });
   });
 
-  it('lets only administrators list and decide; approve, reject and lift change the suppression list', async () => {
+  it('lets only administrators list, preview and decide; a website covers its host, widened to its domain only by choice; lift ends it', async () => {
     expect((await api('GET', '/api/admin/opt-outs')).status).toBe(401);
     expect((await api('GET', '/api/admin/opt-outs', undefined, bearer(userToken))).status).toBe(403);
     const list = await api('GET', '/api/admin/opt-outs?q=bakery', undefined, bearer(adminToken));
     expect(list.status).toBe(200);
     const site = list.body.requests.find((r: { website: string | null }) => r.website);
-    expect(site).toMatchObject({ domain: 'bakery.co.uk', status: 'pending' });
+    // The host asked for, not its parent: bakery.co.uk's other sites are not this owner's to remove.
+    expect(site).toMatchObject({ domain: 'shop.bakery.co.uk', scope: 'host', widens_to: 'bakery.co.uk', status: 'pending' });
     expect(list.body.suppressed).toEqual([{ kind: 'email', value: 'owner@bakery.example', opt_out_id: expect.any(String) }]);
+
+    const preview = `/api/admin/opt-outs/${site.id}/preview`;
+    expect((await api('GET', preview)).status).toBe(401);
+    expect((await api('GET', preview, undefined, bearer(userToken))).status).toBe(403);
+    expect(await api('GET', preview, undefined, bearer(adminToken))).toMatchObject({ status: 200, body: { scope: 'host', value: 'shop.bakery.co.uk', leads: 0, searches: 0, users: 0 } });
+    expect(await api('GET', `${preview}?scope=domain`, undefined, bearer(adminToken))).toMatchObject({ status: 200, body: { scope: 'domain', value: 'bakery.co.uk' } });
+    expect(await api('GET', `${preview}?scope=all`, undefined, bearer(adminToken))).toMatchObject({ status: 400, body: { detail: expect.any(String) } });
 
     expect((await api('POST', `/api/admin/opt-outs/${site.id}/approve`, undefined, bearer(userToken))).status).toBe(403);
     expect(await api('POST', `/api/admin/opt-outs/${site.id}/approve`, undefined, bearer(adminToken))).toMatchObject({ status: 200, body: { status: 'approved' } });
     expect(await api('POST', `/api/admin/opt-outs/${site.id}/reject`, undefined, bearer(adminToken))).toMatchObject({ status: 409, body: { detail: expect.stringContaining('approved') } });
     const after = await api('GET', '/api/admin/opt-outs?q=bakery.co.uk', undefined, bearer(adminToken));
-    expect(after.body.suppressed).toEqual([{ kind: 'domain', value: 'bakery.co.uk', opt_out_id: site.id }]);
+    expect(after.body.suppressed).toEqual([{ kind: 'host', value: 'shop.bakery.co.uk', opt_out_id: site.id }]);
+
+    const cafe = await optOut({ website: 'cafe.bakery.co.uk' });
+    expect(await api('POST', `/api/admin/opt-outs/${cafe.body.id}/approve`, { scope: 'domain' }, bearer(adminToken)))
+      .toMatchObject({ status: 200, body: { status: 'approved', scope: 'domain', domain: 'bakery.co.uk' } });
+    expect(await api('DELETE', `/api/admin/opt-outs/${cafe.body.id}`, undefined, bearer(adminToken))).toMatchObject({ status: 200, body: { status: 'lifted' } });
     expect(await api('DELETE', `/api/admin/opt-outs/${site.id}`, undefined, bearer(adminToken))).toMatchObject({ status: 200, body: { status: 'lifted' } });
     expect((await api('GET', '/api/admin/opt-outs?q=bakery.co.uk', undefined, bearer(adminToken))).body.suppressed).toEqual([]);
     expect((await api('DELETE', '/api/admin/opt-outs/00000000-0000-7000-8000-000000000000', undefined, bearer(adminToken))).status).toBe(404);
