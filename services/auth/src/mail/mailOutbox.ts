@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
+import { LeasedQueue, type Db } from '@leadforge/kit';
 import type { MailMessage, MailTransport } from './mailTransport.ts';
 
 const HOUR = 3600_000;
@@ -48,87 +48,45 @@ export interface MailSenderOptions {
   transport: MailTransport;
   log: Logger;
   pollMs?: number;
-  /** The first retry waits this long, each next one twice as long (up to an hour); also the claim's lease. */
+  /** The first retry waits up to this long, each next one up to twice as long (at most an hour); also the claim's lease. */
   retryBaseMs: number;
 }
 
 /**
- * Claims one due email at a time by pushing its next attempt into the future first (so another replica
- * skips it while it is being sent, and a crash mid-send retries it later), then sends it and clears
- * its text. At most one email per claim can be sent twice: when a replica dies after the server took it.
+ * Sends queued emails on the kit's LeasedQueue: a claimed email is leased to one replica (a crash
+ * mid-send retries it once the lease ends), retried with jittered growing pauses, and given up
+ * (parked, its text cleared) past its `give_up_at`. At most one email per claim can be sent twice:
+ * when a replica dies after the server took it.
  */
 export function startMailSender(options: MailSenderOptions): MailSender {
   const { db, transport, log } = options;
-  const retryBaseSeconds = Math.max(1, Math.round(options.retryBaseMs / 1000));
-  let draining: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  async function claim(): Promise<MailRow | undefined> {
-    const result = await db.raw(`
-      UPDATE mail_outbox SET attempts = attempts + 1,
-        next_attempt_at = now() + make_interval(secs => LEAST(3600, ?::integer * power(2, attempts)))
-      WHERE id = (
-        SELECT id FROM mail_outbox
-        WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, recipient, subject, text_body, html_body, attempts, give_up_at`, [retryBaseSeconds]);
-    return result.rows[0];
-  }
-
-  async function sendOne(row: MailRow): Promise<void> {
-    if (new Date(row.give_up_at).getTime() < Date.now()) {
-      await db('mail_outbox').where({ id: row.id }).update({
-        failed_at: db.fn.now(), text_body: null, html_body: null,
-        ...(ERASE_RECIPIENT_ONCE_SENT.has(row.kind) ? { recipient: ERASED_RECIPIENT } : {}),
-      });
-      log.error({ mailId: row.id, kind: row.kind, attempts: row.attempts - 1 }, 'email given up: it could not be sent in time');
-      return;
-    }
-    try {
+  // Sent and given-up emails keep no text (it may hold a reset link), nor a deleted account's address.
+  const cleared = (row: MailRow) => ({
+    text_body: null, html_body: null,
+    ...(ERASE_RECIPIENT_ONCE_SENT.has(row.kind) ? { recipient: ERASED_RECIPIENT } : {}),
+  });
+  const queue = new LeasedQueue<MailRow>({
+    db,
+    logger: log,
+    service: 'auth',
+    queue: 'mail',
+    table: { table: 'mail_outbox', pending: 'sent_at IS NULL AND failed_at IS NULL', parked: 'failed_at IS NOT NULL', order: 'id', lastErrorColumn: 'last_error' },
+    leaseMs: options.retryBaseMs,
+    pollMs: options.pollMs ?? 5_000,
+    retry: { baseMs: options.retryBaseMs, maxMs: HOUR },
+    async work(row) {
+      if (new Date(row.give_up_at).getTime() < Date.now()) return { kind: 'park', error: 'It could not be sent in time' };
       await transport.send({ to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body, kind: row.kind });
-      await db('mail_outbox').where({ id: row.id }).update({
-        sent_at: db.fn.now(), text_body: null, html_body: null, last_error: null,
-        ...(ERASE_RECIPIENT_ONCE_SENT.has(row.kind) ? { recipient: ERASED_RECIPIENT } : {}),
-      });
-    } catch (err) {
-      const message = (err as Error).message.slice(0, 500);
-      await db('mail_outbox').where({ id: row.id }).update({ last_error: message });
-      log.warn({ mailId: row.id, kind: row.kind, attempt: row.attempts, err: message }, 'email not sent; it will be retried');
-      // Retry when the claim runs out rather than at some later poll.
-      const delayMs = Math.min(3600, retryBaseSeconds * 2 ** (row.attempts - 1)) * 1000;
-      setTimeout(wake, delayMs + 50).unref();
-    }
-  }
-
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      for (let row = await claim(); row && !stopped; row = await claim()) await sendOne(row);
-    } while (again && !stopped);
-  }
-
-  function wake(): void {
-    if (stopped) return;
-    if (draining) {
-      again = true;
-      return;
-    }
-    draining = drain()
-      .catch((err) => log.warn({ err }, 'mail outbox unavailable; retrying at the next poll'))
-      .finally(() => { draining = undefined; });
-  }
-
-  const timer = setInterval(wake, options.pollMs ?? 5_000);
-  timer.unref();
-  wake();
-
+      return { kind: 'done' };
+    },
+    done: (row) => ({ sent_at: db.fn.now(), ...cleared(row) }),
+    park: (row) => ({ failed_at: db.fn.now(), ...cleared(row) }),
+  });
+  queue.start();
   return {
-    wake,
+    wake: () => queue.wake(),
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await draining;
+      await queue.stop();
       transport.close();
     },
   };

@@ -51,8 +51,8 @@ export interface LeasedQueueOptions<Row extends { id: unknown; attempts: number 
   done(row: Row): Record<string, unknown>;
   /** The columns that mark a row parked. */
   park(row: Row): Record<string, unknown>;
-  /** The columns that make a parked row pending again (a replay). */
-  unpark: Record<string, unknown>;
+  /** The columns that make a parked row pending again (a replay); none: parked rows are final. */
+  unpark?: Record<string, unknown>;
   /** Further writes in the transaction that records an outcome (an attempts log); skipped when the row is gone. */
   recorded?(trx: Knex.Transaction, row: Row, outcome: WorkOutcome): Promise<void>;
 }
@@ -102,10 +102,11 @@ export class LeasedQueue<Row extends { id: unknown; attempts: number }> {
 
   /** Makes parked rows (all, or those with these ids) due again with their attempts reset; returns how many. */
   async replayParked(ids?: Row['id'][]): Promise<number> {
-    const { db, table } = this.options;
+    const { db, table, unpark } = this.options;
+    if (!unpark) throw new Error(`${this.options.queue}: parked rows are final here and cannot be replayed`);
     let query = db(table.table).whereRaw(table.parked);
     if (ids) query = query.whereIn('id', ids as never[]);
-    return query.update({ ...this.options.unpark, attempts: 0, next_attempt_at: db.fn.now() });
+    return query.update({ ...unpark, attempts: 0, next_attempt_at: db.fn.now() });
   }
 
   private async drain(): Promise<boolean> {

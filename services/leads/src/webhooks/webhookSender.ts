@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
+import { LeasedQueue, type Db } from '@leadforge/kit';
 import { guardedConnector } from '@leadforge/kit/outbound/guardedConnector.ts';
 import { systemLookup } from '@leadforge/kit/outbound/networkGuard.ts';
 import type { WebhooksConfig } from '../leadsConfig.ts';
@@ -9,10 +9,14 @@ import { webhookSignature } from './webhookSignature.ts';
 
 interface ClaimedDelivery {
   id: string;
+  endpoint_id: string;
   event: string;
   body: string;
   attempts: number;
   give_up_at: Date;
+}
+
+interface Endpoint {
   url: string;
   secret: string;
 }
@@ -31,13 +35,11 @@ export interface WebhookSender {
   stop(): Promise<void>;
 }
 
-/** Deliveries sent at once by one replica: a slow receiver does not hold up the others. */
-const PARALLEL = 4;
-
 /**
- * Sends queued deliveries. Each is claimed by pushing its next attempt past the attempt's longest
- * duration first, so another replica skips it meanwhile and a crash mid-send retries it later with
- * the same delivery id (at least once; receivers de-duplicate on Leadforge-Delivery). Every
+ * Sends queued deliveries on the kit's LeasedQueue: each is claimed under a lease longer than an
+ * attempt can last, so another replica skips it meanwhile and a crash mid-send retries it later with
+ * the same delivery id (at least once; receivers de-duplicate on Leadforge-Delivery). Retries follow
+ * the published schedule (retrySchedule.ts); past `give_up_at` the delivery has failed. Every
  * connection passes the crawler's SSRF guard at connect time; redirects are not followed.
  */
 export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): WebhookSender {
@@ -46,29 +48,14 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });
-  const leaseSeconds = (2 * config.timeoutMs + 5000) / 1000;
-  let draining: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let again = false;
-  let stopped = false;
+  /** What each attempt answered, for its row in webhook_attempts. */
+  const results = new Map<string, { result: AttemptResult; attemptedAt: Date }>();
 
-  async function claim(): Promise<ClaimedDelivery | undefined> {
-    const result = await db.raw(`
-      UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ?::double precision)
-      FROM webhook_endpoints e
-      WHERE e.id = d.endpoint_id AND d.id = (
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now()
-        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING d.id, d.event, d.body, d.attempts, d.give_up_at, e.url, e.secret`, [leaseSeconds]);
-    return result.rows[0];
-  }
-
-  async function attempt(delivery: ClaimedDelivery): Promise<AttemptResult> {
+  async function attempt(delivery: ClaimedDelivery, endpoint: Endpoint): Promise<AttemptResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const answer = await request(delivery.url, {
+      const answer = await request(endpoint.url, {
         method: 'POST',
         dispatcher: agent,
         headers: {
@@ -76,7 +63,7 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
           'user-agent': 'Leadforge-Webhooks/1',
           'leadforge-event': delivery.event,
           'leadforge-delivery': delivery.id,
-          'leadforge-signature': webhookSignature(delivery.secret, delivery.body),
+          'leadforge-signature': webhookSignature(endpoint.secret, delivery.body),
         },
         body: delivery.body,
         signal: AbortSignal.timeout(config.timeoutMs),
@@ -93,15 +80,36 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
     }
   }
 
-  async function record(delivery: ClaimedDelivery, result: AttemptResult, attemptedAt: Date): Promise<void> {
-    const delivered = result.error === null;
-    const next = delivered ? undefined : nextAttemptAt(delivery.attempts, new Date(), new Date(delivery.give_up_at), config.retryBaseMs);
-    await db.transaction(async (trx) => {
-      // The endpoint may have been deleted meanwhile (its deliveries with it): then there is nothing to record.
-      const updated = await trx('webhook_deliveries').where({ id: delivery.id }).update(
-        delivered ? { status: 'delivered' } : next ? { next_attempt_at: next } : { status: 'failed' },
-      ).returning('id');
-      if (!updated.length) return;
+  const queue = new LeasedQueue<ClaimedDelivery>({
+    db,
+    logger: log,
+    service: 'leads',
+    queue: 'webhooks',
+    table: { table: 'webhook_deliveries', pending: "status = 'pending'", parked: "status = 'failed'", order: 'next_attempt_at' },
+    leaseMs: 2 * config.timeoutMs + 5000,
+    pollMs: config.pollMs,
+    // A slow receiver does not hold up the others.
+    parallel: 4,
+    retry: { baseMs: config.retryBaseMs, maxMs: 4 * 3600_000 },
+    async work(delivery) {
+      const endpoint: Endpoint | undefined = await db('webhook_endpoints').where({ id: delivery.endpoint_id }).first('url', 'secret');
+      // Deleted meanwhile, with its deliveries: nothing is left to record.
+      if (!endpoint) return { kind: 'done' };
+      const attemptedAt = new Date();
+      const result = await attempt(delivery, endpoint);
+      results.set(delivery.id, { result, attemptedAt });
+      if (result.error === null) return { kind: 'done' };
+      const next = nextAttemptAt(delivery.attempts, new Date(), new Date(delivery.give_up_at), config.retryBaseMs);
+      log.info({ deliveryId: delivery.id, attempt: delivery.attempts, error: result.error, retryAt: next?.toISOString() ?? null }, 'webhook delivery failed');
+      return next ? { kind: 'retry', error: result.error, at: next } : { kind: 'park', error: result.error };
+    },
+    done: () => ({ status: 'delivered' }),
+    park: () => ({ status: 'failed' }),
+    async recorded(trx, delivery) {
+      const attempted = results.get(delivery.id);
+      results.delete(delivery.id);
+      if (!attempted) return;
+      const { result, attemptedAt } = attempted;
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
         attempt: delivery.attempts,
@@ -110,47 +118,14 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
         error: result.error,
         duration_ms: result.durationMs,
       });
-    });
-    if (next) setTimeout(wake, next.getTime() - Date.now() + 50).unref();
-    if (!delivered) log.info({ deliveryId: delivery.id, attempt: delivery.attempts, error: result.error, retryAt: next?.toISOString() ?? null }, 'webhook delivery failed');
-  }
-
-  async function work(): Promise<void> {
-    for (let delivery = await claim(); delivery && !stopped; delivery = await claim()) {
-      const attemptedAt = new Date();
-      await record(delivery, await attempt(delivery), attemptedAt);
-    }
-  }
-
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      await Promise.all(Array.from({ length: PARALLEL }, work));
-    } while (again && !stopped);
-  }
-
-  function wake(): void {
-    if (stopped || !timer) return;
-    if (draining) {
-      again = true;
-      return;
-    }
-    draining = drain()
-      .catch((err) => log.warn({ err }, 'webhook deliveries unavailable; retrying at the next poll'))
-      .finally(() => { draining = undefined; });
-  }
+    },
+  });
 
   return {
-    start() {
-      timer = setInterval(wake, config.pollMs);
-      timer.unref();
-      wake();
-    },
-    wake,
+    start: () => queue.start(),
+    wake: () => queue.wake(),
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await draining;
+      await queue.stop();
       await agent.close();
     },
   };
