@@ -107,6 +107,15 @@ describe('service-to-service calls', () => {
     expect(billing.hits).toHaveLength(4);
   });
 
+  it('counts a call, not each of its attempts, towards the breaker', async () => {
+    const calls = client({ breakerThreshold: 2, breakerOpenMs: 60_000 });
+    billing.plan = [503, 503, 503];
+    expect(await failure(calls.call('billing', 'GET', '/internal/balances/u7'))).toMatchObject({ statusCode: 502 });
+    // Three attempts failed, but only one call: the breaker is still closed.
+    expect(await calls.call('billing', 'GET', '/internal/balances/u7')).toEqual({ ok: true });
+    expect(billing.hits).toHaveLength(4);
+  });
+
   it('keeps one breaker per service: another service stays reachable while one is down', async () => {
     const auth = await startCallee();
     try {

@@ -101,9 +101,19 @@ for (const kind of kinds) {
       expect((await call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body.credits_used).toBe(3);
     });
 
-    it('answers 503 when billing holds the credits but its answer is lost, and gives the hold back', async () => {
+    it('asks billing again, with the same key, when the answer to a hold is lost: the search starts, holding once', async () => {
       const user = newUser(10);
       around.billing.loseAnswers = 1;
+      const res = await call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 4 }, user.token);
+      expect(res.status).toBe(201);
+      expect(around.billing.reservations().filter((r) => r.user_id === user.id).map((r) => r.status)).toEqual(['held']);
+      expect(around.billing.balanceOf(user.id)).toBe(6);
+    });
+
+    it('answers 503 when billing holds the credits but every answer is lost, and gives the hold back', async () => {
+      const user = newUser(10);
+      // The hold's three attempts.
+      around.billing.loseAnswers = 3;
       const res = await call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 4 }, user.token);
       expect(res.status).toBe(503);
       expect(res.body.detail).toBe('Your credits could not be reserved right now, so the search did not start and nothing was charged. Please try again in a moment.');
@@ -114,7 +124,8 @@ for (const kind of kinds) {
 
     it('cleans up, once billing is back, a search whose hold billing could not confirm at all', async () => {
       const user = newUser(10);
-      around.billing.loseAnswers = 2;
+      // The hold's three attempts, then the release's three.
+      around.billing.loseAnswers = 6;
       const res = await call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 4 }, user.token);
       expect(res.status).toBe(503);
       expect(around.billing.balanceOf(user.id)).toBe(6);

@@ -40,7 +40,7 @@ export interface InternalClientOptions {
   /** Ceiling of the wait before the first retry; doubles per retry up to retryMaxMs, jittered (default 100 ms, 1 s). */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** Attempts in a row to one service failing without an answer that open its breaker (default 5). */
+  /** Calls in a row to one service left without an answer (after their retries) that open its breaker (default 5). */
   breakerThreshold?: number;
   /** How long an open breaker fails calls at once before letting one trial call through (default 10 s). */
   breakerOpenMs?: number;
@@ -81,10 +81,10 @@ export class InternalClient {
   /** Calls `method path` on `service`; a 4xx answer becomes the same HttpError here, so its detail reaches the user. */
   async call<T>(service: ServiceName, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: InternalCallOptions = {}): Promise<T> {
     const url = `${this.baseUrl(service)}${path}`;
-    const breaker = this.breakerOf(service);
-    const attempt = () => breaker.execute(() => this.attempt<T>(service, method, url, options));
+    const attempt = () => this.attempt<T>(service, method, url, options);
     try {
-      return await ((options.idempotent ?? method === 'GET') ? this.retry.execute(attempt) : attempt());
+      // The breaker counts calls, each after its retries: one slow blip is not an outage.
+      return await this.breakerOf(service).execute(() => ((options.idempotent ?? method === 'GET') ? this.retry.execute(attempt) : attempt()));
     } catch (err) {
       if (err instanceof BrokenCircuitError) {
         throw serviceUnavailable(`The ${service} service is unavailable: its last calls failed; trying it again shortly`, 'upstream_circuit_open');
