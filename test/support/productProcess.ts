@@ -5,6 +5,8 @@ const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
 export interface ProductProcess {
   url: string;
+  /** The product's own process (its node, running every service locally, or the launcher in distributed mode). */
+  pid: number;
   output: () => string;
   /** Ctrl-C, as a user stops it; resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -57,6 +59,7 @@ export async function startProductProcess(script: string, env: NodeJS.ProcessEnv
 
   return {
     url,
+    pid: child.pid!,
     output: () => output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');

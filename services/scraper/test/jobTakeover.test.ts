@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresConfigured, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
 import { loadScraperConfig } from '../src/config.ts';
 import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
-import { claimJob, readJob } from '../src/jobs/jobStore.ts';
+import { claimJob, readJob, renewLease } from '../src/jobs/jobStore.ts';
 import { SearchRun } from '../src/jobs/searchRun.ts';
 import { placesSourceFor } from '../src/places/placesSourceFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
@@ -88,7 +88,7 @@ for (const kind of kinds) {
       await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
       await requestSearch(db, 'fenced', 60);
       const config = loadScraperConfig(fixtureEnv(web, env));
-      const job = (await claimJob(db, 'stalled-worker', 60_000))!;
+      const job = (await claimJob(db, { owner: 'stalled-worker' }, 60_000))!;
       expect(job.search_id).toBe('fenced');
       const { OutboundClient } = await import('../src/outbound/outboundClient.ts');
       const { memoryProxyQuota } = await import('../src/quota/proxyQuota.ts');
@@ -112,6 +112,23 @@ for (const kind of kinds) {
       await client.close();
       await parsing.release();
     }, 60_000);
+
+    it('gives a restarted replica the jobs its dead process held at once; other replicas wait for the leases', async () => {
+      const db = database.db;
+      for (const id of ['restart-1', 'restart-2']) await requestSearch(db, id, 10);
+      const dead = { owner: 'host-a/8080:111:dead', replica: 'host-a/8080' };
+      expect((await claimJob(db, dead, 600_000))?.search_id).toBe('restart-1');
+      expect((await claimJob(db, dead, 600_000))?.search_id).toBe('restart-2');
+
+      expect(await claimJob(db, { owner: 'host-b/8080:222:alive', replica: 'host-b/8080' }, 600_000)).toBeUndefined();
+      const restarted = { owner: 'host-a/8080:333:new', replica: 'host-a/8080' };
+      const resumed = [await claimJob(db, restarted, 600_000), await claimJob(db, restarted, 600_000)];
+      expect(resumed.map((job) => [job?.search_id, job?.lease_owner, job?.attempts])).toEqual([['restart-1', restarted.owner, 2], ['restart-2', restarted.owner, 2]]);
+      // Its own jobs are not claimed twice, and the dead process is fenced off.
+      expect(await claimJob(db, restarted, 600_000)).toBeUndefined();
+      expect(await renewLease(db, 'restart-1', dead.owner, 600_000)).toBeUndefined();
+      await db('scraper_jobs').whereIn('search_id', ['restart-1', 'restart-2']).update({ state: 'finished' });
+    });
   });
 }
 

@@ -55,7 +55,7 @@ for (const kind of kinds) {
         await db.transaction((trx) => recordSearch(trx, { search_id, user_id: 'user-1', industry: 'dentist', location: 'London', quantity: 5, deadline_at }));
       }
       expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 3], ['{state="running"}', 0]]));
-      await claimJob(db, 'another-replica', 60_000);
+      await claimJob(db, { owner: 'another-replica' }, 60_000);
       expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 2], ['{state="running"}', 1]]));
     });
 

@@ -12,6 +12,7 @@ export interface JobRow {
   state: 'queued' | 'running' | 'finished';
   cancel_requested: boolean;
   lease_owner: string | null;
+  lease_replica: string | null;
   lease_expires_at: Date | null;
   attempts: number;
   places_found: number;
@@ -43,23 +44,34 @@ export async function requestCancel(trx: Knex.Transaction, searchId: string): Pr
   await trx('scraper_jobs').where({ search_id: searchId }).whereNot({ state: 'finished' }).update({ cancel_requested: true, updated_at: trx.fn.now() });
 }
 
+/** Who claims: this process (`owner`, unique per start) and, when known, its replica (the same after a restart). */
+export interface Claimant {
+  owner: string;
+  /** Only ever one live process at a time: a replica's hostname and port, or the embedded database's one process. */
+  replica?: string;
+}
+
 /**
- * Claims the oldest open job whose lease is free or expired: row locks skipped by concurrent
- * claimers, so two replicas never claim the same job at once.
+ * Claims the oldest open job whose lease is free or expired, or held by an earlier process of the
+ * same replica (it died: a replica runs one process at a time), so a restart resumes its searches
+ * at once rather than after their leases. Row locks are skipped by concurrent claimers, so two
+ * workers never claim the same job at once.
  */
-export async function claimJob(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+export async function claimJob(db: Db, claimant: Claimant, leaseMs: number): Promise<JobRow | undefined> {
+  const replica = claimant.replica ?? null;
   const result = await db.raw(
     `UPDATE scraper_jobs
-        SET state = 'running', lease_owner = ?, lease_expires_at = now() + ?::integer * interval '1 millisecond',
+        SET state = 'running', lease_owner = ?, lease_replica = ?::text, lease_expires_at = now() + ?::integer * interval '1 millisecond',
             attempts = attempts + 1, updated_at = now()
       WHERE search_id = (
         SELECT search_id FROM scraper_jobs
-         WHERE state <> 'finished' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+         WHERE state <> 'finished'
+           AND (lease_expires_at IS NULL OR lease_expires_at < now() OR (lease_replica = ?::text AND lease_owner <> ?))
          ORDER BY created_at
          LIMIT 1
          FOR UPDATE SKIP LOCKED)
       RETURNING *`,
-    [owner, leaseMs],
+    [claimant.owner, replica, leaseMs, replica, claimant.owner],
   );
   return result.rows[0];
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { inTraceOf, type Db } from '@leadforge/kit';
 import type { ScraperConfig } from '../config.ts';
-import { claimJob, releaseLease, renewLease, type JobRow } from './jobStore.ts';
+import { claimJob, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';
 
 export type RunJob = (job: JobRow, signal: AbortSignal) => Promise<StopReason>;
@@ -16,7 +16,8 @@ interface ActiveJob {
 /**
  * One replica's share of the work: claims open jobs from the shared database (up to
  * `perReplica` at once), keeps their leases alive while they run, gives a job up when its lease
- * is lost or a cancellation is seen, and hands its jobs back at shutdown.
+ * is lost or a cancellation is seen, and hands its jobs back at shutdown. After a crash, the
+ * replica's next process takes back the jobs the dead one held at once (see `claimJob`).
  */
 export class JobWorker {
   private readonly active = new Map<string, ActiveJob>();
@@ -25,13 +26,17 @@ export class JobWorker {
   private wakeUp?: () => void;
   private woken = false;
 
+  readonly owner: string;
+
   constructor(
     private readonly db: Db,
-    readonly owner: string,
+    private readonly claimant: Claimant,
     private readonly jobs: ScraperConfig['jobs'],
     private readonly runJob: RunJob,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.owner = claimant.owner;
+  }
 
   start(): void {
     if (this.running) return;
@@ -78,7 +83,7 @@ export class JobWorker {
       let claimed = false;
       if (this.active.size < this.jobs.perReplica) {
         try {
-          const job = await claimJob(this.db, this.owner, this.jobs.leaseMs);
+          const job = await claimJob(this.db, this.claimant, this.jobs.leaseMs);
           if (job) {
             claimed = true;
             this.begin(job);

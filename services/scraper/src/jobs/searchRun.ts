@@ -269,7 +269,7 @@ export class SearchRun {
       if (!job) return false;
       await trx('scraper_jobs').where({ search_id: searchId }).update({
         state: 'finished', finish_reason: reason, error: error ?? null, finished_at: trx.fn.now(), updated_at: trx.fn.now(),
-        lease_owner: null, lease_expires_at: null,
+        lease_owner: null, lease_replica: null, lease_expires_at: null,
       });
       await emitEvent(trx, 'scrape.finished', searchId, {
         search_id: searchId,

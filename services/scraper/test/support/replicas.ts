@@ -26,7 +26,7 @@ export interface Replica {
  * A scraper replica's job machinery on a database shared with other replicas: what each
  * scraper process runs, minus its HTTP server and bus consumer (jobs are recorded directly).
  */
-export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: string; env?: NodeJS.ProcessEnv; quota?: ProxyQuota }): Replica {
+export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: string; replica?: string; env?: NodeJS.ProcessEnv; quota?: ProxyQuota }): Replica {
   const config = loadScraperConfig(fixtureEnv(options.web, options.env));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const client = new OutboundClient({
@@ -42,7 +42,7 @@ export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: s
   const placesSource = placesSourceFor(config, client.fetchJson);
   const parsing = testPageReader();
   const enrich = createSiteEnricher({ client, reader: parsing.reader, contactPages: config.contactPagesPerSite });
-  const worker = new JobWorker(options.db, options.owner, config.jobs, (job, signal) =>
+  const worker = new JobWorker(options.db, { owner: options.owner, replica: options.replica }, config.jobs, (job, signal) =>
     new SearchRun(job, { db: options.db, owner: options.owner, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
   return {
