@@ -11,7 +11,7 @@ import { verifyApiKey } from './domain/apiKeys.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
 import { startReceiptConsumer } from './mail/receiptConsumer.ts';
 import { startSearchReadyConsumer } from './mail/searchReadyConsumer.ts';
-import { findUser, promoteAdmins } from './domain/users.ts';
+import { findStanding, promoteAdmins } from './domain/users.ts';
 
 const runtimeOf = perService(buildRuntime);
 
@@ -22,10 +22,7 @@ export const authService: ServiceDefinition = {
   // Auth checks tokens with its own key and its own users table: no call to itself.
   authentication: (ctx) => ({
     resolveKey: async () => (await runtimeOf(ctx)).key.publicPem,
-    lookupStanding: async (userId) => {
-      const user = await findUser(ctx.db, userId);
-      return user ? { role: user.role, status: user.status, session_generation: user.session_generation } : null;
-    },
+    lookupStanding: async (userId) => (await findStanding(ctx.db, userId)) ?? null,
     apiKeys: { verify: (key) => verifyApiKey(ctx.db, key) },
   }),
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '@leadforge/kit';
 import { internalGuard, notFound } from '@leadforge/kit';
 import { SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
-import { findUser, setRole, setStatus } from '../domain/users.ts';
+import { findStanding, setRole, setStatus } from '../domain/users.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
 const UserParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -14,9 +14,9 @@ export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
     ({ id: u.id, name: u.name, email: u.email, role: u.role, status: u.status });
 
   app.get('/internal/users/:id/standing', { schema: { params: UserParams }, preHandler: guard }, async (request) => {
-    const user = await findUser(rt.ctx.db, (request.params as { id: string }).id);
-    if (!user) throw notFound('User not found', 'user_not_found');
-    return { role: user.role, status: user.status, session_generation: user.session_generation };
+    const standing = await findStanding(rt.ctx.db, (request.params as { id: string }).id);
+    if (!standing) throw notFound('User not found', 'user_not_found');
+    return standing;
   });
 
   app.post('/internal/users/:id/role', { schema: { params: UserParams, body: SetRoleRequest }, preHandler: guard }, async (request) => {
