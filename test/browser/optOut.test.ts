@@ -119,20 +119,52 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     expect((await userLeads()).some((lead) => lead.email.toLowerCase() === email.toLowerCase())).toBe(false);
   }, 60_000);
 
-  it('the admin tab "Opt-outs" lists requests and the suppression list; approving a website suppresses its domain', async () => {
+  it('the admin tab "Opt-outs" shows what approving a website blanks before it is approved; the website covers its host only', async () => {
     const admin = (await product.api('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: 'secret123' })).body.access_token as string;
     await openAs(admin, '/admin?tab=opt-outs');
     await page.getByRole('tab', { name: 'Opt-outs' }).waitFor();
     const table = page.getByTestId('opt-out-requests');
+    const dialog = page.getByRole('alertdialog');
     const pending = table.locator('tr').filter({ hasText: 'leave-us-out.org' });
     await pending.getByText('pending').waitFor();
+    await pending.getByText('covers leave-us-out.org and its subdomains').waitFor();
     await pending.getByRole('button', { name: 'Approve' }).click();
+    await dialog.getByText('This approval blanks no leads in past searches: it covers leave-us-out.org and its subdomains.').waitFor();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.locator('.admin-notices').getByRole('status').filter({ hasText: 'Website suppressed' }).waitFor();
     await pending.getByText('approved').waitFor();
     await page.getByTestId('suppression-list').getByText('leave-us-out.org', { exact: true }).waitFor();
+
+    // A website from the user's latest search (in any other searches too): the preview counts its leads there.
+    const auth = { authorization: `Bearer ${userToken}` };
+    const { searches } = (await product.api('GET', '/api/lead-searches', undefined, auth)).body as { searches: { id: string }[] };
+    const leadsOf = await Promise.all(searches.map(async (s) => (await product.api('GET', `/api/lead-searches/${s.id}`, undefined, auth)).body.leads as { website: string; email: string; company: string }[]));
+    const target = leadsOf[0].find((lead) => lead.website)!;
+    const host = new URL(target.website).hostname;
+    const onHost = (lead: { website: string; email: string }) => (lead.website && new URL(lead.website).hostname === host) || lead.email.endsWith(`@${host}`);
+    const leads = leadsOf.flat().filter(onHost).length;
+    const inSearches = leadsOf.filter((list) => list.some(onHost)).length;
+    expect((await product.api('POST', '/api/opt-out', { website: `https://${host}/` })).status).toBe(201);
+    await page.reload();
+    const row = table.locator('tr').filter({ hasText: host });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    await dialog.getByText(`This approval will blank ${plural(leads, 'lead', 'leads')} in 1 user's searches (${plural(inSearches, 'search', 'searches')}): it covers ${host} and its subdomains.`).waitFor();
+    await shot(page, 'admin-opt-out-preview');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await row.getByText('approved').waitFor();
+    await page.getByTestId('suppression-list').getByText(host, { exact: true }).waitFor();
     await shot(page, 'admin-opt-outs');
 
     await page.getByLabel('Search opt-outs').fill('leave-us-out');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
-  }, 60_000);
+
+    // The user's results say why the business's contacts are gone.
+    await openAs(userToken, '/dashboard');
+    await page.getByRole('button', { name: 'Open Dentists in London' }).first().click();
+    const blanked = rows().filter({ hasText: target.company });
+    await expect.poll(() => blanked.getByText("Removed at the owner's request").count()).toBeGreaterThanOrEqual(2);
+    expect(await blanked.getByRole('link').count()).toBe(0);
+    await shot(page, 'results-removed-at-owners-request');
+  }, 90_000);
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { OptOutEntry, OptOutStatus } from '@leadforge/contracts';
+import type { OptOutEntry, OptOutPreview, OptOutScope, OptOutStatus } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { decideOptOut, fetchOptOuts, type OptOutDecision } from '../optOut/optOutApi';
+import { decideOptOut, fetchOptOuts, previewOptOut, type OptOutDecision } from '../optOut/optOutApi';
 import { dateTime, whole } from './format';
 import { useNotices } from './notices';
 import { Pager } from './Pager';
@@ -25,6 +25,26 @@ const DONE: Record<OptOutDecision, string> = {
   lift: 'Suppression lifted',
 };
 
+const plural = (n: number, one: string, many: string) => `${whole(n)} ${n === 1 ? one : many}`;
+
+/** What an approval will blank in searches already made, in words. */
+export function previewText(preview: OptOutPreview): string {
+  const reach = preview.scope === 'domain'
+    ? `every site under ${preview.value}, not only the host that was asked for`
+    : `${preview.value} and its subdomains`;
+  const blanks = preview.leads === 0
+    ? 'This approval blanks no leads in past searches'
+    : `This approval will blank ${plural(preview.leads, 'lead', 'leads')} in ${plural(preview.users, "user's", "users'")} searches (${plural(preview.searches, 'search', 'searches')})`;
+  return `${blanks}: it covers ${reach}. New searches will leave them out.`;
+}
+
+/** Where a website request reaches: its host and subdomains, or a whole domain an administrator chose. */
+function Coverage({ entry }: { entry: OptOutEntry }) {
+  if (!entry.domain) return null;
+  if (entry.scope === 'domain') return <div className="admin-opt-out-scope"><span className="admin-badge admin-badge-warning">widened</span> all of {entry.domain}, by an administrator</div>;
+  return <div className="admin-opt-out-scope muted">covers {entry.domain} and its subdomains</div>;
+}
+
 /** Opt-out requests (websites wait here for a decision) and the list of what is suppressed now. */
 export function OptOutsTab({ version }: { version: number }) {
   const notices = useNotices();
@@ -38,16 +58,37 @@ export function OptOutsTab({ version }: { version: number }) {
   const requests = list.data?.requests ?? [];
   const suppressed = list.data?.suppressed ?? [];
 
-  async function decide(entry: OptOutEntry, decision: OptOutDecision) {
+  /** Before an approval the administrator sees what it will blank, and confirms. */
+  async function confirmApproval(entry: OptOutEntry, scope: OptOutScope): Promise<boolean> {
+    setBusy(entry.id);
+    let preview: OptOutPreview;
+    try {
+      preview = await previewOptOut(entry.id, scope);
+    } catch (err) {
+      notices.error(errorDetail(err, 'Could not tell what this approval would blank'));
+      return false;
+    } finally {
+      setBusy('');
+    }
+    return confirm({
+      title: scope === 'domain' ? `Widen to all of ${preview.value}?` : `Approve the opt-out of ${preview.value}?`,
+      message: previewText(preview),
+      confirmLabel: scope === 'domain' ? `Approve all of ${preview.value}` : 'Approve',
+      danger: scope === 'domain',
+    });
+  }
+
+  async function decide(entry: OptOutEntry, decision: OptOutDecision, scope: OptOutScope = 'host') {
     if (decision === 'lift' && !(await confirm({
       title: 'Lift this suppression?',
       message: 'Its contacts will appear again in new searches and in past searches and exports.',
       confirmLabel: 'Lift',
       danger: true,
     }))) return;
+    if (decision === 'approve' && !(await confirmApproval(entry, scope))) return;
     setBusy(entry.id);
     try {
-      await decideOptOut(entry.id, decision);
+      await decideOptOut(entry.id, decision, scope);
       notices.success(DONE[decision]);
       setChanges((n) => n + 1);
     } catch (err) {
@@ -84,7 +125,7 @@ export function OptOutsTab({ version }: { version: number }) {
                     <td><time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time></td>
                     <td>{entry.email ?? ''}</td>
                     <td>{entry.phone ?? ''}</td>
-                    <td>{entry.website ? <>{entry.website}{entry.domain && entry.domain !== entry.website ? <span className="muted"> ({entry.domain})</span> : null}</> : ''}</td>
+                    <td>{entry.website ? <>{entry.website}<Coverage entry={entry} /></> : ''}</td>
                     <td>{entry.reason ?? ''}</td>
                     <td><span className={STATUS_BADGE[entry.status]}>{entry.status}</span></td>
                     <td>
@@ -92,6 +133,9 @@ export function OptOutsTab({ version }: { version: number }) {
                         {entry.status === 'pending' && (
                           <>
                             <button type="button" className="btn btn-primary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'approve')}>Approve</button>
+                            {entry.widens_to && (
+                              <button type="button" className="btn btn-secondary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'approve', 'domain')}>Widen to {entry.widens_to}</button>
+                            )}
                             <button type="button" className="btn btn-secondary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'reject')}>Reject</button>
                           </>
                         )}

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import type { Lead } from '@leadforge/contracts';
+import { REMOVED_AT_OWNERS_REQUEST, type Lead, type RemovedField } from '@leadforge/contracts';
 import { emailBadge, filterByEmailVerdict, phoneBadge, provenanceText, type Badge } from './contactVerdicts';
 import { httpUrl, mailtoHref, telHref } from './safeLinks';
 import { nextSort, sortLeads, type LeadColumn, type LeadSort } from './sortLeads';
@@ -25,6 +25,10 @@ const rowKey = (lead: Lead): number => {
 
 const Empty = () => <span className="muted" aria-label="none">—</span>;
 
+// An opt-out blanked it: say why rather than show an empty cell the user paid for.
+const Removed = () => <span className="removed-note">{REMOVED_AT_OWNERS_REQUEST}</span>;
+const EmptyOr = ({ lead, field }: { lead: Lead; field: RemovedField }) => (lead.removed?.includes(field) ? <Removed /> : <Empty />);
+
 const VerdictBadge = ({ badge }: { badge: Badge | undefined }) =>
   badge ? <span className={`verdict-badge verdict-${badge.tone}`} title={badge.hint}>{badge.label}</span> : null;
 
@@ -39,17 +43,17 @@ const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
   const phoneText = lead.phone_display || lead.phone;
   return (
     <tr>
-      <td>{lead.name || <Empty />}</td>
+      <td>{lead.name || <EmptyOr lead={lead} field="name" />}</td>
       <td>{lead.company || <Empty />}{lead.owned && <span className="owned-badge" title="You already have this business: included free">Already yours</span>}</td>
       <td>
-        {mailto ? <a href={mailto} title={emailFrom} className={emailFrom ? 'has-provenance' : undefined}>{lead.email}</a> : lead.email || <Empty />}
+        {mailto ? <a href={mailto} title={emailFrom} className={emailFrom ? 'has-provenance' : undefined}>{lead.email}</a> : lead.email || <EmptyOr lead={lead} field="email" />}
         <VerdictBadge badge={emailBadge(lead)} />
       </td>
       <td className="nowrap">
-        {tel ? <a href={tel} title={phoneFrom} className={phoneFrom ? 'has-provenance' : undefined}>{phoneText}</a> : phoneText || <Empty />}
+        {tel ? <a href={tel} title={phoneFrom} className={phoneFrom ? 'has-provenance' : undefined}>{phoneText}</a> : phoneText || <EmptyOr lead={lead} field="phone" />}
         <VerdictBadge badge={phoneBadge(lead)} />
       </td>
-      <td>{website ? <a href={website} target="_blank" rel="noopener noreferrer" title={website}>Visit</a> : <Empty />}</td>
+      <td>{website ? <a href={website} target="_blank" rel="noopener noreferrer" title={website}>Visit</a> : <EmptyOr lead={lead} field="website" />}</td>
       <td>{lead.city || <Empty />}</td>
     </tr>
   );

@@ -1,4 +1,4 @@
-import type { AdminOptOutList, OptOutEntry, OptOutRequest, OptOutResponse } from '@leadforge/contracts';
+import type { AdminOptOutList, OptOutEntry, OptOutPreview, OptOutRequest, OptOutResponse, OptOutScope } from '@leadforge/contracts';
 import { api } from '../api/client';
 
 /** The public opt-out request: only the fields given are sent. */
@@ -14,8 +14,14 @@ export async function fetchOptOuts(params: { q?: string; page: number; page_size
 
 export type OptOutDecision = 'approve' | 'reject' | 'lift';
 
-export async function decideOptOut(id: string, decision: OptOutDecision): Promise<OptOutEntry> {
+/** `scope: 'domain'` (approve only) widens the website to its registrable domain. */
+export async function decideOptOut(id: string, decision: OptOutDecision, scope: OptOutScope = 'host'): Promise<OptOutEntry> {
   const path = `/api/admin/opt-outs/${encodeURIComponent(id)}`;
   if (decision === 'lift') return (await api.delete<OptOutEntry>(path)).data;
-  return (await api.post<OptOutEntry>(`${path}/${decision}`)).data;
+  return (await api.post<OptOutEntry>(`${path}/${decision}`, decision === 'approve' ? { scope } : undefined)).data;
+}
+
+/** What approving the website at `scope` would blank in searches already made. */
+export async function previewOptOut(id: string, scope: OptOutScope): Promise<OptOutPreview> {
+  return (await api.get<OptOutPreview>(`/api/admin/opt-outs/${encodeURIComponent(id)}/preview`, { params: { scope } })).data;
 }
