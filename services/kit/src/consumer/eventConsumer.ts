@@ -40,9 +40,10 @@ const failingConsumers: Set<ConsumerFailures> = ((globalThis as Record<symbol, u
  * longer than the bus's longest pause between deliveries (60 s on Kafka).
  */
 const FAILURE_GONE_MS = 3 * 60_000;
-// Exported as 0 while nothing fails, so an alert can read it for every consumer that runs.
-const failingSeconds = (register.getSingleMetric('leadforge_consumer_failing_seconds') as Gauge<'service' | 'group'> | undefined)
-  ?? new Gauge({
+// Registered once per process (a second copy of this module finds it); exported as 0 while nothing
+// fails, so an alert can read it for every consumer that runs.
+if (!register.getSingleMetric('leadforge_consumer_failing_seconds')) {
+  new Gauge({
     name: 'leadforge_consumer_failing_seconds',
     help: 'How long the longest-failing event of a consumer has been failing (its handler throwing, the event delivered again); 0 when none is.',
     labelNames: ['service', 'group'],
@@ -63,6 +64,7 @@ const failingSeconds = (register.getSingleMetric('leadforge_consumer_failing_sec
       for (const { service, group, seconds } of longest.values()) this.set({ service, group }, seconds);
     },
   });
+}
 /** A failing event is logged at its first failure, then at most this often while it keeps failing. */
 const FAILURE_LOG_EVERY_MS = 60_000;
 
