@@ -3,6 +3,7 @@ import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import type { RunningService } from '@leadforge/kit';
 import authService from '../src/index.ts';
+import { createApiKey } from '../src/domain/apiKeys.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 
@@ -96,6 +97,14 @@ for (const kind of kinds) {
       const { body: mine } = await createKey();
       expect((await call('DELETE', `/api/api-keys/${mine.id}`, { token: other.body.access_token })).status).toBe(404);
       expect((await call('GET', '/api/auth/me', { key: mine.key })).status).toBe(200);
+    });
+
+    it('makes no key for an account deleted while the request was on its way', async () => {
+      const leaving = await call('POST', '/api/auth/register', { body: { name: 'Leaving', email: `leaving-${kind}@example.com`, password: 'secret123' } });
+      expect((await call('DELETE', '/api/account', { body: { password: 'secret123' }, token: leaving.body.access_token })).status).toBe(200);
+      // The request passed authentication before the deletion; its write comes after.
+      await expect(createApiKey(svc.ctx.db, leaving.body.user.id, 'late key')).rejects.toMatchObject({ statusCode: 401, code: 'account_inactive' });
+      expect(await svc.ctx.db('api_keys').where({ user_id: leaving.body.user.id })).toEqual([]);
     });
 
     it('limits requests per key, not per user', async () => {

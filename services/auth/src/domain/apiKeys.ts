@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '@leadforge/kit';
-import { conflict, notFound } from '@leadforge/kit';
+import { conflict, notFound, unauthorized } from '@leadforge/kit';
 import { API_KEY_PREFIX, type ApiKeyIdentity, type ApiKeySummary, type CreatedApiKey } from '@leadforge/contracts';
 
 /** Enough keys for every script and integration a user runs; more is a sign of keys never revoked. */
@@ -43,8 +43,10 @@ const active = (db: Db, userId: string) => db<ApiKeyRow>('api_keys')
 
 export async function createApiKey(db: Db, userId: string, name: string, expiresInDays?: number): Promise<CreatedApiKey> {
   return db.transaction(async (trx) => {
-    // One creation at a time per user, so the cap holds under concurrent requests.
-    await trx('users').where({ id: userId }).forUpdate().first();
+    // One creation at a time per user, so the cap holds under concurrent requests; none for an account
+    // deleted (or deactivated) while this request was on its way: its name would outlive the erasure.
+    const owner = await trx('users').where({ id: userId }).forUpdate().first('status');
+    if (owner?.status !== 'active') throw unauthorized('This account is not active', 'account_inactive');
     if (await countLiveApiKeys(trx, userId) >= MAX_ACTIVE_KEYS_PER_USER) {
       throw conflict(`You already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys; revoke one you no longer use first`, 'too_many_api_keys');
     }
