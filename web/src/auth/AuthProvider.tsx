@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from '../api/client';
 import { AuthContext, type AuthContextValue } from './AuthContext';
@@ -20,6 +21,7 @@ const deps: SessionDeps = { http: api, tokens: tokenStorage };
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>({ status: 'loading' });
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     let active = true;
@@ -33,20 +35,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(async (email: string, password: string) => {
     const user = await loginRequest(deps, email, password);
+    // What the cache holds belonged to whoever used this browser before (only reads: a form's own
+    // mutation, this login's included, must live on).
+    queryClient.removeQueries();
     setSession(authenticated(user));
     return user;
-  }, []);
+  }, [queryClient]);
 
   const register = useCallback(async (payload: RegisterPayload) => {
     const user = await registerRequest(deps, payload);
+    queryClient.removeQueries();
     setSession(authenticated(user));
     return user;
-  }, []);
+  }, [queryClient]);
 
   const logout = useCallback(() => {
     tokenStorage.clear();
+    queryClient.removeQueries();
     setSession(anonymous);
-  }, []);
+  }, [queryClient]);
 
   const refreshUser = useCallback(async () => {
     const user = await refreshRequest(deps);
