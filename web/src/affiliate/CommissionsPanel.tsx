@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { fetchCommissions, type CommissionStatement } from './affiliateApi';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { affiliateKeys, fetchCommissions } from './affiliateApi';
 import { formatDate, formatUsd } from './programme';
 
 const PAGE_SIZE = 10;
@@ -9,15 +10,16 @@ const planName = (planId: string) => planId.replace(/_/g, ' ').replace(/\b\w/g, 
 /** Commissions by state, the next payout, and each commission (paged). */
 export function CommissionsPanel() {
   const [page, setPage] = useState(1);
-  const [statement, setStatement] = useState<CommissionStatement | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    fetchCommissions(page, PAGE_SIZE)
-      .then((data) => { if (current) setStatement(data); })
-      .catch((err) => console.error('Failed to load commissions:', err));
-    return () => { current = false; };
-  }, [page]);
+  const { data: statement } = useQuery({
+    queryKey: affiliateKeys.commissions(page, PAGE_SIZE),
+    queryFn: () => fetchCommissions(page, PAGE_SIZE).catch((err: unknown) => {
+      // Like the stats above it, the panel is left out when it cannot be read.
+      console.error('Failed to load commissions:', err);
+      throw err;
+    }),
+    // The page on screen stays while the next one loads.
+    placeholderData: keepPreviousData,
+  });
 
   if (!statement) return null;
   const { totals, next_payout: payout } = statement;

@@ -12,6 +12,11 @@ export interface ApplicationForm {
   message: string;
 }
 
+export const affiliateKeys = {
+  stats: ['affiliate', 'stats'] as const,
+  commissions: (page: number, pageSize: number) => ['affiliate', 'commissions', { page, pageSize }] as const,
+};
+
 export async function fetchAffiliateStats(): Promise<AffiliateStats> {
   const { data } = await api.get<AffiliateStats>('/api/affiliate/stats');
   return data;

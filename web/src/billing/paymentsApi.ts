@@ -37,6 +37,12 @@ export interface PromoClaim {
 export const PROMO_PLAN = 'cbc500_promo';
 export const PROMO_CODE = 'CBC500';
 
+export const paymentKeys = {
+  /** The checkout's mode and client id: public, and changed only by an admin's switch. */
+  config: ['payments', 'config'] as const,
+  history: ['payments', 'history'] as const,
+};
+
 export async function fetchPaymentConfig(): Promise<PaymentConfig> {
   return (await api.get<PaymentConfig>('/api/payments/config')).data;
 }

@@ -9,6 +9,9 @@ export interface ContactForm {
   message: string;
 }
 
+/** Query key of the robot check's settings (its kind and site key). */
+export const robotCheckConfigKey = ['contact', 'config'] as const;
+
 export async function fetchRobotCheckConfig(): Promise<RobotCheckConfig> {
   const { data } = await api.get<RobotCheckConfig>('/api/contact/config');
   return data;

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { LeadSearchPage, LeadSearchSummary } from '@leadforge/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { LeadSearchSummary } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { formatCount } from '../billing/plans';
 import { ExportMenu } from './ExportMenu';
-import { fetchSearchHistory } from './leadsApi';
+import { fetchSearchHistory, leadSearchKeys } from './leadsApi';
 
 const PAGE_SIZE = 10;
 
@@ -14,35 +15,22 @@ const STATUS_LABELS: Record<LeadSearchSummary['status'], string> = {
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 interface Props {
-  /** Changes when a search ends, so the list reloads. */
-  version: number;
   openId: string | null;
   onOpen(id: string): void;
 }
 
 /** The user's past searches: reopen one (its leads are kept) or export it again, free of charge. */
-export function SearchHistory({ version, openId, onOpen }: Props) {
+export function SearchHistory({ openId, onOpen }: Props) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<LeadSearchPage | null>(null);
-  const [error, setError] = useState('');
-
-  const load = useCallback(async (wanted: number, active: { current: boolean }) => {
-    try {
-      const result = await fetchSearchHistory(wanted, PAGE_SIZE);
-      if (active.current) {
-        setData(result);
-        setError('');
-      }
-    } catch (err) {
-      if (active.current) setError(errorDetail(err, 'Could not load your search history.'));
-    }
-  }, []);
-
-  useEffect(() => {
-    const active = { current: true };
-    void load(page, active);
-    return () => { active.current = false; };
-  }, [page, version, load]);
+  const [exportError, setExportError] = useState('');
+  // The dashboard marks the list stale when a search starts or ends.
+  const history = useQuery({
+    queryKey: leadSearchKeys.historyPage(page, PAGE_SIZE),
+    queryFn: () => fetchSearchHistory(page, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+  const data = history.data;
+  const error = exportError || (history.isError ? errorDetail(history.error, 'Could not load your search history.') : '');
 
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   return (
@@ -52,7 +40,7 @@ export function SearchHistory({ version, openId, onOpen }: Props) {
         {data && <span className="muted">{formatCount(data.total)} {data.total === 1 ? 'search' : 'searches'}</span>}
       </div>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
-      {!data && !error && <p className="muted">Loading your searches…</p>}
+      {history.isPending && <p className="muted">Loading your searches…</p>}
       {data && data.searches.length === 0 && <p className="muted">No searches yet. Your searches and their leads are kept here, ready to reopen and export again.</p>}
       {data && data.searches.length > 0 && (
         <div className="leads-table-wrap">
@@ -79,7 +67,7 @@ export function SearchHistory({ version, openId, onOpen }: Props) {
                   <td><span className={`status-badge status-${s.status}`}>{STATUS_LABELS[s.status]}</span></td>
                   <td className="history-actions">
                     <button type="button" className="btn btn-secondary btn-sm" onClick={() => onOpen(s.id)} aria-label={`Open ${s.industry} in ${s.location}`}>Open</button>
-                    <ExportMenu search={s} disabled={s.leads_count === 0} compact onError={setError} />
+                    <ExportMenu search={s} disabled={s.leads_count === 0} compact onError={setExportError} />
                   </td>
                 </tr>
               ))}

@@ -18,6 +18,12 @@ export async function cancelLeadSearch(id: string): Promise<LeadSearchSummary> {
   return data;
 }
 
+/** Query keys of the user's searches: every history page sits under `history`, to be marked stale together. */
+export const leadSearchKeys = {
+  history: ['lead-searches'] as const,
+  historyPage: (page: number, pageSize: number) => ['lead-searches', { page, pageSize }] as const,
+};
+
 export async function fetchSearchHistory(page: number, pageSize: number): Promise<LeadSearchPage> {
   const { data } = await api.get<LeadSearchPage>('/api/lead-searches', { params: { page, page_size: pageSize } });
   return data;

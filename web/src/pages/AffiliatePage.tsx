@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { AffiliateDashboard } from '../affiliate/AffiliateDashboard';
 import { AffiliateFaq } from '../affiliate/AffiliateFaq';
-import { fetchAffiliateStats, type AffiliateStats } from '../affiliate/affiliateApi';
+import { affiliateKeys, fetchAffiliateStats } from '../affiliate/affiliateApi';
 import { ApplicationForm } from '../affiliate/ApplicationForm';
 import { CommissionsPanel } from '../affiliate/CommissionsPanel';
 import { CommissionTable } from '../affiliate/CommissionTable';
@@ -9,16 +9,14 @@ import { ProgrammeBenefits } from '../affiliate/ProgrammeBenefits';
 import '../affiliate/affiliate.css';
 
 export function AffiliatePage() {
-  const [stats, setStats] = useState<AffiliateStats | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    fetchAffiliateStats()
-      .then((data) => { if (current) setStats(data); })
+  const { data: stats } = useQuery({
+    queryKey: affiliateKeys.stats,
+    queryFn: () => fetchAffiliateStats().catch((err: unknown) => {
       // The spec: a failure to load the stats goes to the console only; the page still works.
-      .catch((err) => console.error('Failed to load affiliate stats:', err));
-    return () => { current = false; };
-  }, []);
+      console.error('Failed to load affiliate stats:', err);
+      throw err;
+    }),
+  });
 
   return (
     <div className="affiliate-page">

@@ -1,24 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { STALE_TIME } from '../api/queryClient';
 import { ContactDetails } from '../contact/ContactDetails';
 import { ContactForm } from '../contact/ContactForm';
-import { fetchRobotCheckConfig, type RobotCheckConfig } from '../contact/contactApi';
+import { fetchRobotCheckConfig, robotCheckConfigKey } from '../contact/contactApi';
 import { MessageSent } from '../contact/MessageSent';
 import { QuickHelp } from '../contact/QuickHelp';
 import '../contact/contact.css';
 
 export function ContactPage() {
-  const [robotCheck, setRobotCheck] = useState<RobotCheckConfig | null>(null);
-  const [robotCheckFailed, setRobotCheckFailed] = useState(false);
+  const robotCheck = useQuery({ queryKey: robotCheckConfigKey, queryFn: fetchRobotCheckConfig, staleTime: STALE_TIME.settings });
   const [sent, setSent] = useState(false);
-
-  useEffect(() => {
-    fetchRobotCheckConfig()
-      .then(setRobotCheck)
-      .catch((err) => {
-        console.error('Failed to load the robot check settings:', err);
-        setRobotCheckFailed(true);
-      });
-  }, []);
 
   return (
     <div className="contact-page">
@@ -35,7 +27,7 @@ export function ContactPage() {
           ) : (
             <>
               <h2 id="contact-form-title">Send us a message</h2>
-              <ContactForm robotCheck={robotCheck} robotCheckFailed={robotCheckFailed} onSent={() => setSent(true)} />
+              <ContactForm robotCheck={robotCheck.data ?? null} robotCheckFailed={robotCheck.isError} onSent={() => setSent(true)} />
             </>
           )}
         </section>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
@@ -7,7 +8,7 @@ import { CheckoutButton } from '../billing/CheckoutButton';
 import type { CheckoutHandlers } from '../billing/checkout';
 import { CREDITS_MESSAGES } from '../billing/checkoutMessages';
 import { CreditsFaq } from '../billing/CreditsFaq';
-import { createPayment, executePayment, fetchPurchaseHistory, type PaymentConfig } from '../billing/paymentsApi';
+import { createPayment, executePayment, fetchPurchaseHistory, paymentKeys, type PaymentConfig } from '../billing/paymentsApi';
 import { PLANS, formatCount, planBonusLabel, pricePerLead, type Plan, type PlanId } from '../billing/plans';
 import { PurchaseHistory, type HistoryState } from '../billing/PurchaseHistory';
 import { TestCheckoutNotice } from '../billing/TestCheckoutNotice';
@@ -23,21 +24,16 @@ export function CreditsPage() {
   const [success, setSuccess] = useState('');
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
-  const [history, setHistory] = useState<HistoryState>({ status: 'loading' });
-
-  const loadHistory = useCallback(async () => {
-    try {
-      setHistory({ status: 'ready', purchases: await fetchPurchaseHistory() });
-    } catch (err) {
+  const queryClient = useQueryClient();
+  const purchases = useQuery({
+    queryKey: paymentKeys.history,
+    queryFn: () => fetchPurchaseHistory().catch((err: unknown) => {
       // The spec sends history failures to the console only; an earlier list stays on screen.
       console.error('Failed to load purchase history:', err);
-      setHistory((current) => (current.status === 'ready' ? current : { status: 'failed' }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void loadHistory();
-  }, [loadHistory]);
+      throw err;
+    }),
+  });
+  const history: HistoryState = purchases.data ? { status: 'ready', purchases: purchases.data } : purchases.isError ? { status: 'failed' } : { status: 'loading' };
 
   const handlersFor = (plan: Plan): CheckoutHandlers => ({
     createOrder: async () => {
@@ -63,7 +59,7 @@ export function CreditsPage() {
         setError(CREDITS_MESSAGES.executeFailed);
       } finally {
         setProcessingPlan(null);
-        await Promise.all([refreshUser(), loadHistory()]);
+        await Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
       }
     },
     onCancel: () => setProcessingPlan(null),

@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { formatCount } from '../billing/plans';
 import { LeadForm } from '../leads/LeadForm';
+import { leadSearchKeys } from '../leads/leadsApi';
 import { LeadsTable } from '../leads/LeadsTable';
 import { LiveStats } from '../leads/LiveStats';
 import { LowCreditWarning } from '../leads/LowCreditWarning';
@@ -15,13 +17,13 @@ import '../leads/leads.css';
 
 export function DashboardPage() {
   const { user, refreshUser } = useAuth();
-  const [historyVersion, setHistoryVersion] = useState(0);
+  const queryClient = useQueryClient();
   const [exportError, setExportError] = useState('');
   // The history shows a search from its start; when it ends, the header badge shows the new balance at once.
   const onSearchChange = useCallback((ended: boolean) => {
     if (ended) void refreshUser();
-    setHistoryVersion((v) => v + 1);
-  }, [refreshUser]);
+    void queryClient.invalidateQueries({ queryKey: leadSearchKeys.history });
+  }, [queryClient, refreshUser]);
   const { state, generate, cancel, reopen } = useLeadSearch(onSearchChange);
   useFreshBalance();
   useEffect(() => setExportError(''), [state.search?.summary.id]);
@@ -72,7 +74,7 @@ export function DashboardPage() {
         />
       </section>
 
-      <SearchHistory version={historyVersion} openId={search?.summary.id ?? null} onOpen={(id) => void reopen(id)} />
+      <SearchHistory openId={search?.summary.id ?? null} onOpen={(id) => void reopen(id)} />
     </div>
   );
 }
