@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { errorDetail } from '../api/client';
 import { FormAlert } from '../components/FormAlert';
@@ -7,32 +8,24 @@ import { emptyApplication, validateApplication } from './applicationValidation';
 
 export function ApplicationForm() {
   const [form, setForm] = useState<Form>(emptyApplication);
-  const [error, setError] = useState('');
-  const [success, setSuccess] = useState('');
-  const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState('');
   const messageId = useId();
+  const apply = useMutation({ mutationFn: applyForProgramme, onSuccess: () => setForm(emptyApplication) });
+  const error = invalid || (apply.isError ? errorDetail(apply.error, 'Application failed. Please try again.') : '');
+  const success = apply.data ?? '';
 
   const update = (field: keyof Form) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setSuccess('');
-    const invalid = validateApplication(form);
-    if (invalid) {
-      setError(invalid);
+    const problem = validateApplication(form);
+    setInvalid(problem ?? '');
+    if (problem) {
+      apply.reset();
       return;
     }
-    setError('');
-    setPending(true);
-    try {
-      setSuccess(await applyForProgramme(form));
-      setForm(emptyApplication);
-    } catch (err) {
-      setError(errorDetail(err, 'Application failed. Please try again.'));
-    } finally {
-      setPending(false);
-    }
+    apply.mutate(form);
   };
 
   return (
@@ -56,8 +49,8 @@ export function ApplicationForm() {
             <label htmlFor={messageId}>Message</label>
             <textarea id={messageId} name="message" rows={4} placeholder="Your audience, channels, expected referrals..." value={form.message} onChange={update('message')} />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={pending}>
-            {pending ? 'Submitting...' : 'Submit Application'}
+          <button type="submit" className="btn btn-primary" disabled={apply.isPending}>
+            {apply.isPending ? 'Submitting...' : 'Submit Application'}
           </button>
         </form>
       </div>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { errorDetail } from '../api/client';
 import { FormAlert } from '../components/FormAlert';
@@ -15,41 +16,44 @@ interface ContactFormProps {
 /** editing -> sending -> sent; the robot check is reset after every attempt. */
 export function ContactForm({ robotCheck, robotCheckFailed, onSent }: ContactFormProps) {
   const [form, setForm] = useState<Form>(emptyContactForm);
-  const [error, setError] = useState('');
-  const [sending, setSending] = useState(false);
+  const [invalid, setInvalid] = useState('');
   const check = useRef<RobotCheckHandle>(null);
   const messageId = useId();
+  const send = useMutation({
+    mutationFn: ({ message, token }: { message: Form; token: string }) => sendContactMessage(message, token),
+    onSuccess: () => {
+      setForm(emptyContactForm);
+      onSent();
+    },
+    // A token is good for one attempt, sent or refused.
+    onSettled: () => check.current?.reset(),
+  });
+  const error = invalid || (send.isError ? errorDetail(send.error, CONTACT_MESSAGES.sendFailed) : '');
 
   const update = (field: keyof Form) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  /** A problem found before sending replaces the last attempt's error. */
+  const refuse = (problem: string) => {
+    send.reset();
+    setInvalid(problem);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const invalid = validateContactForm(form);
-    if (invalid) return setError(invalid);
+    const problem = validateContactForm(form);
+    if (problem) return refuse(problem);
     const widget = check.current;
-    if (!widget?.isLoaded()) return setError(CONTACT_MESSAGES.checkNotLoaded);
+    if (!widget?.isLoaded()) return refuse(CONTACT_MESSAGES.checkNotLoaded);
     let token: string;
     try {
       token = widget.getResponse();
     } catch {
-      return setError(CONTACT_MESSAGES.checkFailed);
+      return refuse(CONTACT_MESSAGES.checkFailed);
     }
-    if (!token) return setError(CONTACT_MESSAGES.checkMissing);
-
-    setError('');
-    setSending(true);
-    try {
-      await sendContactMessage(form, token);
-      setForm(emptyContactForm);
-      widget.reset();
-      onSent();
-    } catch (err) {
-      setError(errorDetail(err, CONTACT_MESSAGES.sendFailed));
-      widget.reset();
-    } finally {
-      setSending(false);
-    }
+    if (!token) return refuse(CONTACT_MESSAGES.checkMissing);
+    setInvalid('');
+    send.mutate({ message: form, token });
   };
 
   return (
@@ -61,9 +65,9 @@ export function ContactForm({ robotCheck, robotCheckFailed, onSent }: ContactFor
         <label htmlFor={messageId}>Message</label>
         <textarea id={messageId} name="message" rows={6} maxLength={10000} placeholder="How can we help?" value={form.message} onChange={update('message')} />
       </div>
-      <RobotCheck ref={check} config={robotCheck} configFailed={robotCheckFailed} onUnavailable={() => setError(CONTACT_MESSAGES.checkNotLoaded)} />
-      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={sending}>
-        {sending ? 'Sending...' : 'Send Message'}
+      <RobotCheck ref={check} config={robotCheck} configFailed={robotCheckFailed} onUnavailable={() => refuse(CONTACT_MESSAGES.checkNotLoaded)} />
+      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={send.isPending}>
+        {send.isPending ? 'Sending...' : 'Send Message'}
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { errorDetail } from '../api/client';
@@ -10,25 +11,20 @@ import '../account/account.css';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [error, setError] = useState('');
-  const [sent, setSent] = useState('');
-  const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState('');
+  const resetRequest = useMutation({ mutationFn: requestPasswordReset });
+  const sent = resetRequest.data ?? '';
+  const error = invalid || (resetRequest.isError ? errorDetail(resetRequest.error, 'Could not send the reset link; please try again.') : '');
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (email.trim() === '') {
-      setError('Please enter your email address');
+      setInvalid('Please enter your email address');
+      resetRequest.reset();
       return;
     }
-    setError('');
-    setPending(true);
-    try {
-      setSent(await requestPasswordReset(email.trim()));
-    } catch (err) {
-      setError(errorDetail(err, 'Could not send the reset link; please try again.'));
-    } finally {
-      setPending(false);
-    }
+    setInvalid('');
+    resetRequest.mutate(email.trim());
   };
 
   return (
@@ -41,8 +37,8 @@ export function ForgotPasswordPage() {
           <form onSubmit={handleSubmit} noValidate>
             <FormAlert message={error} />
             <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-            <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-              {pending ? 'Sending...' : 'Send Reset Link'}
+            <button type="submit" className="btn btn-primary btn-block" disabled={resetRequest.isPending}>
+              {resetRequest.isPending ? 'Sending...' : 'Send Reset Link'}
             </button>
           </form>
         )}

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import '../account/account.css';
@@ -16,27 +17,25 @@ export function LoginPage() {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState('');
   // Set by the reset password page: "Your password has been reset...".
   const notice = (location.state as { notice?: unknown } | null)?.notice;
+  const signIn = useMutation({
+    mutationFn: (credentials: { email: string; password: string }) => login(credentials.email, credentials.password),
+    // Pending until the next page is there, so the button cannot be pressed twice.
+    onSuccess: () => navigate(redirectTarget(location.state), { replace: true }),
+  });
+  const error = invalid || (signIn.isError ? errorDetail(signIn.error, 'Login failed') : '');
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const invalid = validateLogin({ email, password });
-    if (invalid) {
-      setError(invalid);
+    const problem = validateLogin({ email, password });
+    setInvalid(problem ?? '');
+    if (problem) {
+      signIn.reset();
       return;
     }
-    setError('');
-    setPending(true);
-    try {
-      await login(email.trim(), password);
-      navigate(redirectTarget(location.state), { replace: true });
-    } catch (err) {
-      setError(errorDetail(err, 'Login failed'));
-      setPending(false);
-    }
+    signIn.mutate({ email: email.trim(), password });
   };
 
   return (
@@ -68,8 +67,8 @@ export function LoginPage() {
               Forgot password?
             </Link>
           </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-            {pending ? 'Signing In...' : 'Sign In'}
+          <button type="submit" className="btn btn-primary btn-block" disabled={signIn.isPending}>
+            {signIn.isPending ? 'Signing In...' : 'Sign In'}
           </button>
         </form>
         <p className="auth-switch">

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { readReferralCode } from '../affiliate/referralCookie';
@@ -23,41 +24,38 @@ export function RegisterPage() {
   const [searchParams] = useSearchParams();
   const promo = useMemo(() => readPromoOffer(searchParams, promoClaimTokenFor), [searchParams]);
   const [form, setForm] = useState(emptyForm);
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState('');
   const [promoProblem, setPromoProblem] = useState<PromoClaim | null>(null);
 
   const update = (field: keyof RegistrationForm) => (event: ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const invalid = validateRegistration(form);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError('');
-    setPending(true);
-    try {
-      await register(buildRegisterPayload(form, promo, readReferralCode(document.cookie)));
-    } catch (err) {
-      setError(errorDetail(err, 'Registration failed'));
-      setPending(false);
-      return;
-    }
-    // The account exists now; a promo order that was not applied is explained before going on.
-    if (promo.applied && promo.orderId) {
+  /** Creates the account; a promo order that was not applied comes back as the problem to explain. */
+  const signUp = useMutation({
+    mutationFn: async (payload: RegistrationForm): Promise<PromoClaim | null> => {
+      await register(buildRegisterPayload(payload, promo, readReferralCode(document.cookie)));
+      if (!promo.applied || !promo.orderId) return null;
       const problem = await promoClaimProblem(promo.orderId, fetchPromoClaim);
       if (!problem) forgetPromoClaimToken(promo.orderId);
       await refreshUser();
-      if (problem) {
-        setPromoProblem(problem);
-        setPending(false);
-        return;
-      }
+      return problem;
+    },
+    onSuccess: (problem) => {
+      if (problem) setPromoProblem(problem);
+      else return navigate('/dashboard', { replace: true });
+    },
+  });
+  const error = invalid || (signUp.isError ? errorDetail(signUp.error, 'Registration failed') : '');
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = validateRegistration(form);
+    setInvalid(problem ?? '');
+    if (problem) {
+      signUp.reset();
+      return;
     }
-    navigate('/dashboard', { replace: true });
+    signUp.mutate(form);
   };
 
   return (
@@ -114,8 +112,8 @@ export function RegisterPage() {
               value={form.confirmPassword}
               onChange={update('confirmPassword')}
             />
-            <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-              {pending ? 'Creating Account...' : 'Create Account'}
+            <button type="submit" className="btn btn-primary btn-block" disabled={signUp.isPending}>
+              {signUp.isPending ? 'Creating Account...' : 'Create Account'}
             </button>
           </form>
         )}

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { startTransition, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../api/client';
@@ -16,27 +17,26 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const invalid = validateNewPassword(password, confirmPassword);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError('');
-    setPending(true);
-    try {
-      const message = await confirmPasswordReset(token, password);
+  const [invalid, setInvalid] = useState('');
+  const newPassword = useMutation({
+    mutationFn: (chosen: string) => confirmPasswordReset(token, chosen),
+    onSuccess: (message) => {
       // Every session of the account has ended, this browser's too.
       startTransition(logout);
-      await navigate('/login', { replace: true, state: { notice: message } });
-    } catch (err) {
-      setError(errorDetail(err, 'Could not reset the password; please try again.'));
-      setPending(false);
+      return navigate('/login', { replace: true, state: { notice: message } });
+    },
+  });
+  const error = invalid || (newPassword.isError ? errorDetail(newPassword.error, 'Could not reset the password; please try again.') : '');
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = validateNewPassword(password, confirmPassword);
+    setInvalid(problem ?? '');
+    if (problem) {
+      newPassword.reset();
+      return;
     }
+    newPassword.mutate(password);
   };
 
   return (
@@ -50,8 +50,8 @@ export function ResetPasswordPage() {
               <FormAlert message={error} />
               <TextField label="New password" type="password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} hint="At least 6 characters." />
               <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" value={confirmPassword} onChange={(e) => setConfirmPassword(e.target.value)} />
-              <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-                {pending ? 'Saving...' : 'Set New Password'}
+              <button type="submit" className="btn btn-primary btn-block" disabled={newPassword.isPending}>
+                {newPassword.isPending ? 'Saving...' : 'Set New Password'}
               </button>
             </form>
           </>
