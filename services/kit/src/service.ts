@@ -17,7 +17,7 @@ import { registerHostileInputChecks } from './http/hostileInput.ts';
 import { registerClientAddress, trustedProxies } from './http/clientAddress.ts';
 import { schemaValidatorCompiler } from './http/schemaValidation.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { registerHealth } from './http/health.ts';
+import { postgresAnswers, registerHealth } from './http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
 import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from './http/apiKeyAuthentication.ts';
 import { InternalClient } from './http/internalCalls.ts';
@@ -131,8 +131,10 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   registerHostileInputChecks(app);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   registerMetrics(app, def.name);
+  // PostgreSQL is checked on a connection of its own, never queued behind the pool's work.
+  const databaseProbe = config.databaseUrl ? postgresAnswers(config.databaseUrl) : undefined;
   registerHealth(app, [
-    { name: 'database', check: async () => { await db.raw('select 1'); return true; } },
+    { name: 'database', check: databaseProbe?.check ?? (async () => { await db.raw('select 1'); return true; }) },
     // Reported, not gating: the outbox keeps events through a bus outage, so HTTP writes go on.
     { name: 'bus', check: () => bus.ready(), gatesReadiness: false },
   ], () => shuttingDown);
@@ -175,6 +177,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       await relay.stop();
       if (!options.bus) await bus.close();
       redis?.disconnect();
+      await databaseProbe?.close();
       await db.destroy();
     },
   };

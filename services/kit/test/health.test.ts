@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerHealth, type ReadinessCheck } from '../src/http/health.ts';
+import type { RunningService } from '../src/service.ts';
+import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
+import { postgresConfigured } from '../src/testing/testDatabase.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,4 +51,32 @@ describe('/readyz', () => {
   it('answers 503 once shutdown starts', async () => {
     expect(await probe([], true)).toMatchObject({ status: 503, body: { status: 'shutting_down' } });
   });
+});
+
+describe.skipIf(!postgresConfigured)('/readyz of a service whose database pool is busy', () => {
+  let svc: RunningService | undefined;
+  afterEach(async () => { await svc?.stop(); });
+
+  it('answers ready at once while every pooled connection is held by slow work', async () => {
+    svc = await startServiceForTest({ name: 'contact', routes: async () => {} }, { kind: 'postgres' });
+    const readyz = async () => {
+      const res = await fetch(`${svc!.url}/readyz`, { signal: AbortSignal.timeout(3_000) });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await readyz()).toMatchObject({ status: 200 });
+    // Every connection of the pool (10) taken, as a search's work holds them on a busy replica.
+    const client = svc.ctx.db.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
+    const held = await Promise.all(Array.from({ length: 10 }, () => client.acquireConnection()));
+    try {
+      // Probes one after another for longer than a check may take (2 s) plus a refresh (1 s): each answers, ready.
+      const end = Date.now() + 4_000;
+      let probes = 0;
+      while (Date.now() < end || probes < 3) {
+        expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { database: true, bus: true } } });
+        probes++;
+      }
+    } finally {
+      await Promise.all(held.map((connection) => client.releaseConnection(connection)));
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { Gauge, register } from 'prom-client';
 
 export interface ReadinessCheck {
@@ -13,9 +14,11 @@ export interface ReadinessCheck {
   gatesReadiness?: boolean;
 }
 
-/** A dependency that does not answer within this is counted down, so a probe never hangs on it. */
+/** A dependency that does not answer within this is counted down. */
 const CHECK_TIMEOUT_MS = 2_000;
-/** How long a probe waits for a check that does not gate readiness before reporting its last known result. */
+/** How often each dependency is checked in the background; /readyz answers from the last results. */
+const REFRESH_MS = 1_000;
+/** Before a check's first result, how long a probe waits for a check that does not gate readiness. */
 const REPORT_WAIT_MS = 500;
 
 const dependencyUp = (register.getSingleMetric('leadforge_dependency_up') as Gauge<'dependency'> | undefined)
@@ -28,35 +31,87 @@ function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /**
- * `/healthz`: the process answers. `/readyz`: the dependencies that gate readiness answer and it is
- * not shutting down; the others are reported alongside without slowing the probe down.
+ * `/healthz`: the process answers. `/readyz`: the dependencies that gate readiness answered their last
+ * check and it is not shutting down; the others are reported alongside. The checks run in the
+ * background, one at a time per dependency, so a probe never waits on a slow dependency or on work
+ * queued in front of a check (a probe waits only for a check's very first result, at start).
  */
 export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[], isShuttingDown: () => boolean): void {
   const lastKnown = new Map<string, boolean>();
-  const running = new Map<string, Promise<boolean>>();
-  // One check per dependency at a time, however many probes come in meanwhile.
-  const run = (c: ReadinessCheck): Promise<boolean> => {
-    let result = running.get(c.name);
-    if (!result) {
-      result = within(c.check().catch(() => false), CHECK_TIMEOUT_MS, false).then((pass) => {
-        lastKnown.set(c.name, pass);
-        dependencyUp.set({ dependency: c.name }, pass ? 1 : 0);
-        return pass;
-      }).finally(() => running.delete(c.name));
-      running.set(c.name, result);
+  const firstResult = new Map<string, Promise<boolean>>();
+  let closed = false;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const refresh = (c: ReadinessCheck): Promise<boolean> => within(c.check().catch(() => false), CHECK_TIMEOUT_MS, false).then((pass) => {
+    lastKnown.set(c.name, pass);
+    dependencyUp.set({ dependency: c.name }, pass ? 1 : 0);
+    if (!closed) {
+      const timer = setTimeout(() => { timers.delete(timer); void refresh(c); }, REFRESH_MS);
+      // The refresh alone never keeps a process alive.
+      timer.unref();
+      timers.add(timer);
     }
-    return result;
-  };
+    return pass;
+  });
+  for (const c of checks) firstResult.set(c.name, refresh(c));
+  app.addHook('onClose', async () => {
+    closed = true;
+    for (const timer of timers) clearTimeout(timer);
+  });
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     if (isShuttingDown()) return reply.status(503).send({ status: 'shutting_down' });
     const results = await Promise.all(checks.map(async (c) => {
       const gates = c.gatesReadiness !== false;
-      const pass = gates ? await run(c) : await within(run(c), REPORT_WAIT_MS, lastKnown.get(c.name) ?? false);
+      const known = lastKnown.get(c.name);
+      const pass = known ?? (gates ? await firstResult.get(c.name)! : await within(firstResult.get(c.name)!, REPORT_WAIT_MS, false));
       return { name: c.name, pass, gates };
     }));
     const ok = results.every(({ pass, gates }) => pass || !gates);
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks: Object.fromEntries(results.map(({ name, pass }) => [name, pass])) });
   });
+}
+
+/**
+ * Whether a PostgreSQL server answers, on a connection of its own: a check through the service's pool
+ * would queue behind the work holding every pooled connection and count a busy database as down.
+ */
+export function postgresAnswers(url: string): { check(): Promise<boolean>; close(): Promise<void> } {
+  let client: pg.Client | undefined;
+  let closed = false;
+  const drop = (broken: pg.Client) => {
+    if (client === broken) client = undefined;
+    void broken.end().catch(() => undefined);
+  };
+  return {
+    async check() {
+      if (closed) return false;
+      if (!client) {
+        const fresh = new pg.Client({ connectionString: url, connectionTimeoutMillis: CHECK_TIMEOUT_MS, query_timeout: CHECK_TIMEOUT_MS, application_name: 'leadforge-readiness' });
+        fresh.on('error', () => drop(fresh));
+        client = fresh;
+        try {
+          await fresh.connect();
+        } catch {
+          drop(fresh);
+          return false;
+        }
+      }
+      const current = client;
+      try {
+        await current.query('select 1');
+        return true;
+      } catch {
+        drop(current);
+        return false;
+      }
+    },
+    async close() {
+      closed = true;
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
 }
