@@ -47,9 +47,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // Without Kafka, a handle on the process's in-process bus: stopping this stack ends its own
   // subscriptions and leaves the bus to the next stack of the process (tests start several).
   const bus = createBus(env, logger);
-  const services = await Promise.all(definitions.map((def) => startService(def, { env, bus, logger, port: ports.get(def.name) })));
+  // One service that fails to start stops the others (and the gateway is not started): never a
+  // half-started product. allSettled, so none is still starting once the others are stopped.
+  const starts = await Promise.allSettled(definitions.map((def) => startService(def, { env, bus, logger, port: ports.get(def.name) })));
+  const services = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stopServices = async () => {
+    await Promise.all(services.map((s) => s.stop().catch((err) => logger.error({ err, service: s.name }, 'stopping after a failed start'))));
+    await bus.close();
+  };
+  const failed = starts.findIndex((s) => s.status === 'rejected');
+  if (failed >= 0) {
+    await stopServices();
+    const reason = (starts[failed] as PromiseRejectedResult).reason;
+    throw new Error(`the ${definitions[failed].name} service did not start: ${reason?.message ?? reason}`, { cause: reason });
+  }
   const serviceUrls = Object.fromEntries(services.map((s) => [s.name, env[`${s.name.toUpperCase()}_URL`]!]));
-  const gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger });
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger });
+  } catch (err) {
+    await stopServices();
+    throw err;
+  }
 
   return {
     url: gateway.url,
