@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import helmet from '@fastify/helmet';
@@ -40,6 +42,8 @@ export interface ServiceContext {
   redis?: Redis;
   /** Rate-limit counters (Redis when configured). */
   counters: CounterStore;
+  /** This replica's name: the same after it restarts, never shared by two live processes (`replicaName`). */
+  replica: string;
 }
 
 export interface ServiceDefinition {
@@ -94,6 +98,18 @@ function moveAuthChecksBeforeValidation(app: App): void {
 /** The largest request body a service reads; the edge (Envoy) refuses larger ones before they reach it. */
 export const REQUEST_BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * What stays the same when a replica restarts and is never shared by two live processes, so a
+ * restarted replica takes back its own leases at once: an embedded database belongs to one process
+ * at a time, so there it is the one replica (local mode picks new ports at each start); on a
+ * database server, the host and the port it serves on (a pod's name, or the port when replicas share a machine).
+ */
+export function replicaName(config: Pick<KitConfig, 'databaseUrl'>, port: number): string {
+  if (!config.databaseUrl) return `${os.hostname()}/embedded`;
+  // Port 0 is picked at listen time (tests): it names nothing that survives a restart, so a name of its own.
+  return `${os.hostname()}/${port || `${process.pid}-${crypto.randomBytes(4).toString('hex')}`}`;
+}
+
 /** The one way a service starts: config, database and migrations, bus, HTTP server, relay, consumers. */
 export async function startService(def: ServiceDefinition, options: StartOptions = {}): Promise<RunningService> {
   const env = options.env ?? process.env;
@@ -110,10 +126,10 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const bus = options.bus ?? createBus(env, log, def.name);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
-  // The port tells replicas on one host apart and stays the same when one restarts.
-  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica: String(options.port ?? config.port) });
+  const replica = replicaName(config, options.port ?? config.port);
+  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica });
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
-  const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters };
+  const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica };
 
   let shuttingDown = false;
   const app = Fastify({

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
-import { readInt, type ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit';
 import { loadScraperConfig, type ScraperConfig } from './config.ts';
 import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './domain/extract/index.ts';
 import { createSiteEnricher } from './enrichment/siteEnrichment.ts';
@@ -46,16 +46,6 @@ export interface ScraperRuntime {
 }
 
 const PUBLIC_NOMINATIM = 'nominatim.openstreetmap.org';
-
-/**
- * What stays the same when this scraper restarts and is never shared by two live processes: an
- * embedded database belongs to one process at a time, so its scraper is the one replica there;
- * on a database server, the host and the port it serves on (a pod's name, or the instance's port
- * when replicas share a machine). A restarted replica takes back its dead process's jobs at once.
- */
-function replicaOf(ctx: ServiceContext): string {
-  return `${os.hostname()}/${ctx.config.databaseUrl ? readInt(ctx.env, 'PORT', ctx.config.port, 0, 65535) : 'embedded'}`;
-}
 
 export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
   const config = loadScraperConfig(ctx.env, ctx.config.publicUrl);
@@ -112,7 +102,8 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     pagesPerSite: config.pagesPerSite,
     mailCheck: mxLookup && deliverableBy(catchAll ? startingCatchAllCheck(mxLookup, catchAll) : mxLookup),
   });
-  const replica = replicaOf(ctx);
+  // A restarted replica takes back its dead process's jobs at once (the kit's replicaName).
+  const replica = ctx.replica;
   const owner = `${replica}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (job, signal) => new SearchRun(job, {
     db: ctx.db, owner, placesSource, enrich, mailLookup, jobs: config.jobs, log: ctx.log,

@@ -64,8 +64,8 @@ export interface OutboxRelayOptions {
   /** How long published rows stay in the outbox (to look into what was sent) before they are deleted. */
   keepPublishedMs?: number;
   /**
-   * What tells this relay from other replicas of the service on the same host and stays the same
-   * when it restarts (the service passes its port): a restarted relay takes its own lease back at once.
+   * What tells this relay from other replicas of the service and stays the same when it restarts
+   * (the kit's `replicaName`): a restarted relay takes its own lease back at once.
    */
   replica?: string;
 }
@@ -135,7 +135,7 @@ export class OutboxRelay {
     this.batch = options.batch ?? 100;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.keepPublishedMs = options.keepPublishedMs ?? 7 * DAY_MS;
-    this.holder = `${this.service}@${os.hostname()}/${options.replica ?? ''}`;
+    this.holder = `${this.service}@${options.replica ?? os.hostname()}`;
     const pollMs = options.pollMs ?? 250;
     this.loop = new WorkLoop({
       name: `${this.service} outbox relay`,
