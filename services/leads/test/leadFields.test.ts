@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, fingerprintOf, safeWebsite, toStoredLead } from '../src/domain/leadFields.ts';
+import { cleanText, fingerprintOf, leadKeyOf, safeWebsite, toStoredLead } from '../src/domain/leadFields.ts';
 import { engineLead } from './support/engineStandIn.ts';
 
 describe('lead fields from the engine', () => {
@@ -16,6 +16,13 @@ describe('lead fields from the engine', () => {
     expect(cleanText('evil\u202Egnp.exe')).toBe('evil gnp.exe');
     expect(cleanText('x'.repeat(1000))).toHaveLength(300);
     expect(cleanText(undefined)).toBe('');
+  });
+
+  it('replaces half a surrogate pair, which PostgreSQL json refuses, also where the cap cuts a pair in two', () => {
+    expect(cleanText('a\ud800b\udfffc')).toBe('a\ufffdb\ufffdc');
+    expect(cleanText('ok \ud83d\ude00')).toBe('ok \ud83d\ude00');
+    expect(cleanText('ab\ud83d\ude00', 3)).toBe('ab\ufffd');
+    expect(leadKeyOf({ key: 'osm:node/1\u0000\ud800' })).toBe('osm:node/1 \ufffd');
   });
 
   it('drops social links that are not http(s)', () => {

@@ -29,15 +29,18 @@ const fetchTimes = ['2026-01-02T03:04:05.000Z', '2026-01-02', '', 'not a date'];
 const texts = ['', ' ', 'Some Practice', 'Other Shop\u202e'];
 
 const optionalOf = <T>(values: readonly T[]) => fc.option(fc.constantFrom(...values), { nil: undefined });
+/** Scraped text is hostile: any characters, NUL and lone surrogates included. */
+const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('\u0000', 'a\ud800b', '\udfff', '\u202e'));
+const pooledOrAny = (values: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: anyText });
 
 const engineLead: fc.Arbitrary<IncomingLead> = fc.record({
-  key: fc.constantFrom(...keys),
-  name: fc.constantFrom(...texts),
-  company: fc.constantFrom(...texts),
-  email: fc.constantFrom(...emails),
-  phone: fc.constantFrom(...phones),
-  website: fc.constantFrom(...websites),
-  city: fc.constantFrom('', 'Leipzig'),
+  key: pooledOrAny(keys),
+  name: pooledOrAny(texts),
+  company: pooledOrAny(texts),
+  email: pooledOrAny(emails),
+  phone: pooledOrAny(phones),
+  website: pooledOrAny(websites),
+  city: pooledOrAny(['', 'Leipzig']),
   address: optionalOf(['', 'Main St 1']),
   country: optionalOf(['', 'DE']),
   socials: optionalOf([[], [{ network: 'facebook', url: 'https://facebook.com/x' }], [{ network: '', url: 'javascript:x' }]]),
@@ -45,12 +48,12 @@ const engineLead: fc.Arbitrary<IncomingLead> = fc.record({
   place_id: optionalOf(['', 'node/1']),
   email_status: optionalOf(['valid', 'risky', 'invalid', 'unknown'] as const),
   email_type: optionalOf(['personal', 'role'] as const),
-  email_source: optionalOf(['', 'https://some-practice.de/impressum']),
-  email_fetched_at: optionalOf(fetchTimes),
+  email_source: fc.option(pooledOrAny(['', 'https://some-practice.de/impressum']), { nil: undefined }),
+  email_fetched_at: fc.option(pooledOrAny(fetchTimes), { nil: undefined }),
   phone_type: optionalOf(['', 'mobile', 'fixed_line']),
   phone_display: optionalOf(['', '+49 30 123456']),
   phone_source: optionalOf(['', 'https://some-practice.de/kontakt']),
-  phone_fetched_at: optionalOf(fetchTimes),
+  phone_fetched_at: fc.option(pooledOrAny(fetchTimes), { nil: undefined }),
   owned: optionalOf([true, false]),
   emails: optionalOf([[], ['x@some-practice.de']]),
   phones: optionalOf([[], ['+4930123456']]),
@@ -139,7 +142,7 @@ for (const kind of kinds) {
         } finally {
           await trx.rollback();
         }
-      }), { numRuns: 150 });
+      }), { numRuns: 100 });
     }, 120_000);
   });
 }

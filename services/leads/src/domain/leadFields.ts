@@ -6,11 +6,19 @@ export type IncomingLead = Static<typeof EngineLead>;
 // Control characters (except none: a lead field is one line) and the Unicode bidi overrides that
 // can make a scraped name display as something else.
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+// Half a UTF-16 surrogate pair is no character: PostgreSQL's json refuses it (the live feed is jsonb).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** One line of scraped text: unsafe characters out, whitespace collapsed, length capped. */
 export function cleanText(value: unknown, max = 300): string {
   if (typeof value !== 'string') return '';
-  return value.replace(UNSAFE_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+  // Surrogates last: the cap may cut a pair in two.
+  return value.replace(UNSAFE_CHARS, ' ').replace(/\s+/g, ' ').trim().slice(0, max).replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** The engine's key for a lead (its place), as stored: one clean line, capped (it is part of a unique index). */
+export function leadKeyOf(lead: Pick<IncomingLead, 'key'>): string {
+  return cleanText(lead.key, 500);
 }
 
 /** A website is kept only as an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */

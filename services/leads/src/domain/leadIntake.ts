@@ -1,5 +1,5 @@
 import type { Lead } from '@leadforge/contracts';
-import { fingerprintOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
+import { fingerprintOf, leadKeyOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
 import { leadsDelivered, timeToFirstLeadSeconds } from '../leadsMetrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
 import { progressOf, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
@@ -21,16 +21,16 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
   let owned = 0;
   let skipped = 0;
   let firstLeadStoredAt: Date | undefined;
-  const cleaned = incoming.map((raw) => ({ raw, lead: toStoredLead(raw) }));
+  const cleaned = incoming.map((raw) => ({ key: leadKeyOf(raw), lead: toStoredLead(raw) }));
   const suppressions = await suppressionsFor(trx, cleaned.map((c) => c.lead));
   if (ownershipWindowDays > 0) await lockOwnership(trx, search.user_id);
-  for (const { raw, lead: scraped } of cleaned) {
+  for (const { key, lead: scraped } of cleaned) {
     if (position >= search.quantity) break;
     if (!scraped.company && !scraped.name) continue;
     // An opted-out site never appears in a new search; an opted-out email or phone is left out.
     if (suppressions.siteSuppressed(scraped)) continue;
     const lead = suppressions.blank(scraped);
-    const keys = businessKeysOf(raw.key.slice(0, 500), lead.website);
+    const keys = businessKeysOf(key, lead.website);
     const isOwnedLead = ownershipWindowDays > 0 && await isOwned(trx, search.user_id, search.id, keys, ownershipWindowDays);
     if (isOwnedLead && !search.include_owned) {
       skipped++;
@@ -41,7 +41,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
       .insert({
         search_id: search.id,
         position: position + 1,
-        lead_key: raw.key.slice(0, 500),
+        lead_key: key,
         fingerprint: fingerprintOf(lead),
         name: lead.name,
         company: lead.company,
