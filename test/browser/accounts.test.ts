@@ -35,6 +35,9 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
       body: JSON.stringify({ name: 'Mary Jackson', email: 'mary@example.com', password: 'wind-tunnel' }),
     });
     expect(reg.status).toBe(201);
+    // A key made with the session before the reset: the reset revokes it.
+    const { access_token } = await reg.json();
+    const { key } = await (await fetch(url('/api/api-keys'), { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'planted' }) })).json();
 
     await page.goto(url('/login'));
     await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -57,7 +60,8 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await page.getByRole('button', { name: 'Set New Password' }).click();
 
     await page.waitForURL(url('/login'));
-    await page.getByRole('status').filter({ hasText: 'Your password has been reset' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Your password has been reset. Please log in with your new password. 1 API key was revoked.' }).waitFor();
+    expect((await fetch(url('/api/auth/me'), { headers: { 'x-api-key': key } })).status).toBe(401);
     await screenshot(page, 'accounts-login-after-reset');
     await signIn('mary@example.com', 'wind-tunnel');
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
@@ -65,7 +69,7 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await page.waitForURL(url('/dashboard'));
   });
 
-  it('changes the password on the settings page; the old one no longer works', async () => {
+  it('changes the password on the settings page, keeping the API keys or not; the old one no longer works', async () => {
     await page.getByTestId('user-menu-button').click();
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL(url('/settings'));
@@ -76,14 +80,28 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await page.getByRole('status').filter({ hasText: 'Your name has been saved.' }).waitFor();
     await page.getByTestId('user-menu-button').filter({ hasText: 'Mary W. Jackson' }).waitFor();
 
-    await page.getByLabel('Current password').fill('not-my-password');
-    await page.getByLabel('New password', { exact: true }).fill('engineer58');
-    await page.getByLabel('Confirm new password').fill('engineer58');
-    await page.getByRole('button', { name: 'Change Password' }).click();
+    const session = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`, 'content-type': 'application/json' };
+    const { key } = await (await fetch(url('/api/api-keys'), { method: 'POST', headers: session, body: JSON.stringify({ name: 'CRM sync' }) })).json();
+    const keyStatus = async () => (await fetch(url('/api/auth/me'), { headers: { 'x-api-key': key } })).status;
+    const password = page.getByRole('region', { name: 'Password' });
+    const changeTo = async (current: string, next: string) => {
+      await page.getByLabel('Current password').fill(current);
+      await page.getByLabel('New password', { exact: true }).fill(next);
+      await page.getByLabel('Confirm new password').fill(next);
+      await page.getByRole('button', { name: 'Change Password' }).click();
+    };
+
+    await changeTo('not-my-password', 'engineer57');
     await page.getByRole('alert').filter({ hasText: 'Your current password is incorrect' }).waitFor();
-    await page.getByLabel('Current password').fill('supersonic');
-    await page.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByRole('status').filter({ hasText: 'Your password has been changed' }).waitFor();
+    await password.getByLabel('Keep my API keys').check();
+    await changeTo('supersonic', 'engineer57');
+    await password.getByRole('status').filter({ hasText: 'Your password has been changed. Every other session has been signed out. Your API keys were kept.' }).waitFor();
+    expect(await keyStatus()).toBe(200);
+    // The box is unticked again: keeping keys is a choice made each time.
+    expect(await password.getByLabel('Keep my API keys').isChecked()).toBe(false);
+    await changeTo('engineer57', 'engineer58');
+    await password.getByRole('status').filter({ hasText: 'Your password has been changed. Every other session has been signed out. 1 API key was revoked.' }).waitFor();
+    expect(await keyStatus()).toBe(401);
     // The sticky header would otherwise sit mid-page in the full-page picture.
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'accounts-settings-password-changed');
