@@ -7,6 +7,7 @@
  * local stand-in.
  */
 import fs from 'node:fs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
@@ -168,6 +169,39 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     expect(await balance(user.auth)).toBe(85);
     expect(new Set(leads.map((l: { company: string }) => l.company)).size).toBe(25);
   }, 180_000);
+
+  it('once DELETE /api/account answers, no service takes the account\'s token or key; the erasure over Kafka leaves none of its searches', async () => {
+    const leaver = await register('Dist Leaver');
+    await until(() => balance(leaver.auth), (b) => b === 10);
+    const { body: { key } } = await api('POST', '/api/api-keys', { name: 'leaver' }, leaver.auth);
+    const started = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 5 }, leaver.auth);
+    expect(started.status).toBe(201);
+    // Every service has just seen the user active (a standing cache would keep that answer).
+    const userRoutes = ['/api/auth/me', '/api/payments/history', '/api/lead-searches', '/api/affiliate/stats'];
+    for (const path of userRoutes) expect({ path, status: (await api('GET', path, undefined, leaver.auth)).status }).toEqual({ path, status: 200 });
+    expect((await api('GET', '/api/lead-searches', undefined, { 'x-api-key': key })).status).toBe(200);
+
+    expect((await api('DELETE', '/api/account', { password: 'secret123' }, leaver.auth)).status).toBe(200);
+    for (const path of userRoutes) expect({ path, status: (await api('GET', path, undefined, leaver.auth)).status }).toEqual({ path, status: 401 });
+    const again = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 5 }, leaver.auth);
+    expect(again.status).toBe(401);
+    expect((await api('GET', '/api/lead-searches', undefined, { 'x-api-key': key })).status).toBe(401);
+    expect((await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 5 }, { 'x-api-key': key })).status).toBe(401);
+
+    // account.deleted crosses Kafka to leads, which erases the search and refuses the account from then on.
+    const leadsDb = new pg.Client({ connectionString: `${stack.component('postgres').url!.replace('postgres://', 'postgres://postgres@')}/leads` });
+    await leadsDb.connect();
+    try {
+      const left = await until(async () => {
+        const searches = await leadsDb.query('SELECT count(*)::int AS n FROM lead_searches WHERE user_id = $1', [leaver.id]);
+        const erased = await leadsDb.query('SELECT count(*)::int AS n FROM erased_accounts WHERE user_id = $1', [leaver.id]);
+        return { searches: searches.rows[0].n as number, erased: erased.rows[0].n as number };
+      }, (v) => v.erased === 1, 60_000);
+      expect(left).toEqual({ searches: 0, erased: 1 });
+    } finally {
+      await leadsDb.end();
+    }
+  }, 120_000);
 
   it('one trace follows a search from Envoy through leads, Kafka and a scraper replica back to leads', async () => {
     const user = await register('Trace Searcher');
