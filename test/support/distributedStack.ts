@@ -9,12 +9,26 @@ export interface TopologyEntry {
   pid: number;
   url?: string;
   bootstrap?: string;
+  /** The launcher restarts a component that dies: `restarting` until its new process (a new pid) is up. */
+  status: 'running' | 'restarting' | 'stopped';
+  /** Times it was started again after it died. */
+  restarts: number;
+  /** How its last process ended, e.g. `killed by SIGKILL`. */
+  last_exit?: string;
+}
+
+export interface Topology {
+  url: string;
+  /** The launcher's own health (`GET <health>/healthz`: 200 while every component runs, 503 while one restarts). */
+  health: string;
+  status: 'starting' | 'running' | 'degraded' | 'stopping';
+  components: TopologyEntry[];
 }
 
 export interface DistributedStackProcess extends ProductProcess {
   /** Envoy's public address (`url`). */
   dataDir: string;
-  topology(): { url: string; components: TopologyEntry[] };
+  topology(): Topology;
   component(name: string): TopologyEntry;
 }
 

@@ -10,15 +10,25 @@ const port = readInt(env, 'PORT', 8080, 1, 65535);
 const dataDir = path.resolve(env.DATA_DIR || './.data');
 console.log(`\n  Starting Leadforge as in production (data: ${dataDir})`);
 
-let running: RunningDistributed | undefined;
-let stopping = false;
-// A signal while starting aborts the start, which stops what it had started.
+// A signal while starting aborts the start, which stops what it had started, in reverse order, before
+// the launcher exits; after the start, it stops everything the same way.
 const aborted = new AbortController();
+const starting = startDistributed({
+  dataDir,
+  port,
+  scraperReplicas: readInt(env, 'SCRAPER_REPLICAS', 2, 1, 16),
+  webDist: env.WEB_DIST ?? DEFAULT_WEB_DIST,
+  env,
+  progress: (line) => console.log(line),
+  signal: aborted.signal,
+});
+let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  aborted.abort();
   console.log(`\n  ${signal}: stopping Leadforge (Envoy, web, services, Kafka, Redis, PostgreSQL)...`);
+  aborted.abort(new Error(signal));
+  const running = await starting.catch(() => undefined);
   await running?.stop();
   console.log('  Stopped.');
   process.exit(0);
@@ -26,20 +36,15 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+let running: RunningDistributed;
 try {
-  running = await startDistributed({
-    dataDir,
-    port,
-    scraperReplicas: readInt(env, 'SCRAPER_REPLICAS', 2, 1, 16),
-    webDist: env.WEB_DIST ?? DEFAULT_WEB_DIST,
-    env,
-    progress: (line) => console.log(line),
-    signal: aborted.signal,
-  });
+  running = await starting;
 } catch (error) {
+  // A signal's shutdown reports and exits once the start has stopped what it started.
+  if (stopping) await new Promise(() => {});
   if (error instanceof MissingPrerequisite) console.error(`  Missing ${error.what}: ${error.install}`);
-  else if (!stopping) console.error('\n  Leadforge failed to start:', (error as Error)?.message ?? error, '\n');
-  process.exit(stopping ? 0 : 1);
+  else console.error('\n  Leadforge failed to start:', (error as Error)?.message ?? error, '\n');
+  process.exit(1);
 }
 console.log(`\n  Leadforge (distributed) is running at ${running.url}  (${running.components.length} processes; ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`  Topology: ${running.topologyFile}   Logs: ${path.join(dataDir, 'logs')}   Stop: Ctrl-C\n`);
+console.log(`  Topology: ${running.topologyFile}   Health: ${running.healthUrl}/healthz   Logs: ${path.join(dataDir, 'logs')}   Stop: Ctrl-C\n`);

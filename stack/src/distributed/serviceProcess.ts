@@ -10,6 +10,8 @@ export interface ServiceProcess {
   name: string;
   service: string;
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   url: string;
   port: number;
   logFile: string;
@@ -35,12 +37,14 @@ export async function startServiceProcess(options: {
   env: NodeJS.ProcessEnv;
   logDir: string;
   readyTimeoutMs?: number;
+  /** Aborting stops the process before it is ready, and rejects. */
+  signal?: AbortSignal;
 }): Promise<ServiceProcess> {
   const { name, service, port } = options;
   const logFile = path.join(options.logDir, `${name}.log`);
   const server = runService([service], { ...options.env, PORT: String(port), SERVICE_HOST: '127.0.0.1', LEADFORGE_SERVICE: service }, logFile);
   const url = `http://127.0.0.1:${port}`;
   const ready = () => fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
-  await waitUntilReady(server, name, ready, options.readyTimeoutMs ?? 120_000);
-  return { name, service, pid: server.pid, url, port, logFile, stop: (timeoutMs = 25_000) => server.stop(timeoutMs) };
+  await waitUntilReady(server, name, ready, options.readyTimeoutMs ?? 120_000, options.signal);
+  return { name, service, pid: server.pid, exited: server.exited, url, port, logFile, stop: (timeoutMs = 25_000) => server.stop(timeoutMs) };
 }

@@ -13,6 +13,7 @@ import { startWebServer } from '../infra/webServer.ts';
 import { canFetchKafka, canInstallEnvoy, missingPrerequisites } from './prerequisites.ts';
 import { loadSecrets } from './secrets.ts';
 import { migrateService, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
+import { componentReport, launcherStatus, startLauncherHealth, supervise, type Component, type StartedProcess } from './supervision.ts';
 import { createTopics } from './topics.ts';
 
 export interface DistributedOptions {
@@ -28,20 +29,14 @@ export interface DistributedOptions {
   signal?: AbortSignal;
 }
 
-/** A process of the topology, as topology.json lists it. */
-export interface Component {
-  name: string;
-  pid: number;
-  url?: string;
-  bootstrap?: string;
-  stop(): Promise<unknown>;
-}
+export type { Component } from './supervision.ts';
 
 export interface RunningDistributed {
   url: string;
   components: Component[];
-  services: ServiceProcess[];
   topologyFile: string;
+  /** The launcher's own health: `GET <healthUrl>/healthz`, 503 while a component is being restarted. */
+  healthUrl: string;
   /** Everything, in reverse order of start. */
   stop(): Promise<void>;
 }
@@ -96,33 +91,76 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     options.signal?.throwIfAborted();
     stages.push([]);
   };
-  const track = (component: Component, since: number) => {
+  const topologyFile = path.join(dataDir, 'topology.json');
+  const url = `http://localhost:${options.port}`;
+  let starting = true;
+  let stopping = false;
+  let stopped = false;
+  const health = await startLauncherHealth(await freePort(), () => ({ status: launcherStatus(starting, stopping, started), components: started }));
+  // Rewritten whenever a component dies or comes back, so whoever watches the topology sees it.
+  const writeTopology = () => {
+    if (stopped) return;
+    const topology = {
+      url,
+      health: health.url,
+      status: launcherStatus(starting, stopping, started),
+      started_at: startedAt,
+      components: started.map(componentReport),
+    };
+    fs.writeFileSync(`${topologyFile}.tmp`, `${JSON.stringify(topology, null, 2)}\n`);
+    fs.renameSync(`${topologyFile}.tmp`, topologyFile);
+  };
+  const startedAt = new Date().toISOString();
+  const supervision = { report: progress, changed: writeTopology };
+  /** Starts a component, then keeps it running: `launch` starts it again whenever it dies. */
+  const track = async <T extends StartedProcess>(name: string, launch: () => Promise<T>): Promise<T> => {
+    const since = Date.now();
+    const first = await launch();
+    const component = supervise(name, first, launch, supervision);
     started.push(component);
     stages.at(-1)!.push(component);
     const address = component.url ?? component.bootstrap ?? '';
-    progress(`  ✓ ${component.name.padEnd(10)} ${address.padEnd(30)} pid ${String(component.pid).padEnd(8)} ${((Date.now() - since) / 1000).toFixed(1)} s`);
+    progress(`  ✓ ${name.padEnd(10)} ${address.padEnd(30)} pid ${String(component.pid).padEnd(8)} ${((Date.now() - since) / 1000).toFixed(1)} s`);
+    writeTopology();
+    return first;
   };
   const stopAll = async () => {
-    for (const components of [...stages].reverse()) await Promise.all(components.map((c) => c.stop().catch(() => undefined)));
+    stopping = true;
+    writeTopology();
+    for (const components of [...stages].reverse()) {
+      await Promise.all(components.map(async (c) => {
+        const pid = c.pid;
+        await c.stop().catch(() => undefined);
+        progress(`  ■ stopped ${c.name} (pid ${pid})`);
+      }));
+    }
+    stopped = true;
+    fs.rmSync(topologyFile, { force: true });
+    await health.close();
   };
 
   try {
     const secrets = loadSecrets(dataDir, options.env);
-    let since = Date.now();
     stage();
-    const postgres = await startPostgres({ dataDir: dirs.postgres });
-    track({ name: 'postgres', pid: postgres.pid, url: `postgres://127.0.0.1:${postgres.port}`, stop: () => postgres.stop() }, since);
+    let postgresPort: number | undefined;
+    const { server: postgres } = await track('postgres', async () => {
+      const server = await startPostgres({ dataDir: dirs.postgres, port: postgresPort });
+      postgresPort = server.port;
+      return { pid: server.pid, exited: server.exited, stop: () => server.stop(), url: `postgres://127.0.0.1:${server.port}`, server };
+    });
     for (const service of SERVICES) await postgres.ensureDatabase(service);
 
-    since = Date.now();
     stage();
-    const redis = await startRedis({ dataDir: dirs.redis });
-    track({ name: 'redis', pid: redis.pid, url: redis.url, stop: () => redis.stop() }, since);
+    let redisPort: number | undefined;
+    const redis = await track('redis', async () => {
+      const server = await startRedis({ dataDir: dirs.redis, port: redisPort });
+      redisPort = server.port;
+      return server;
+    });
 
-    since = Date.now();
     stage();
-    const kafka = await startKafka({ dataDir: dirs.kafka });
-    track({ name: 'kafka', pid: kafka.pid, bootstrap: kafka.bootstrap, stop: () => kafka.stop() }, since);
+    // A restarted broker takes the ports of its last start on the same folder.
+    const kafka = await track('kafka', () => startKafka({ dataDir: dirs.kafka }));
     // The services' own reading of KAFKA_TOPIC_PARTITIONS and KAFKA_TOPIC_PREFIX.
     const kafkaSettings = readKafkaConfig({ ...options.env, KAFKA_BROKERS: kafka.bootstrap })!;
     await createTopics(kafka.bootstrap, kafkaSettings.partitions, kafkaSettings.topicPrefix);
@@ -152,13 +190,10 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     progress('  … migrating every service database (runService.ts --migrate-only)');
     await Promise.all(SERVICES.map((service) => migrateService(service, env, path.join(dirs.logs, `${service}.migrate.log`))));
 
-    const services: ServiceProcess[] = [];
-    const startInstance = async (instance: Instance) => {
-      const t = Date.now();
-      const proc = await startServiceProcess({ ...instance, port: ports.get(instance.name)!, env, logDir: dirs.logs });
-      services.push(proc);
-      track({ name: proc.name, pid: proc.pid, url: proc.url, stop: () => proc.stop() }, t);
-    };
+    const startInstance = (instance: Instance) => track(instance.name, async (): Promise<StartedProcess> => {
+      const proc: ServiceProcess = await startServiceProcess({ ...instance, port: ports.get(instance.name)!, env, logDir: dirs.logs, signal: options.signal });
+      return { ...proc, stop: () => proc.stop() };
+    });
     // auth first: every other service verifies tokens against its JWKS.
     stage();
     await startInstance(instances[0]);
@@ -168,14 +203,12 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
 
-    since = Date.now();
     stage();
-    const web = await startWebServer({ webDist: options.webDist, workDir: dirs.web });
-    track({ name: 'web', pid: web.pid, url: web.url, stop: () => web.stop() }, since);
+    const webPort = await freePort();
+    await track('web', () => startWebServer({ webDist: options.webDist, workDir: dirs.web, port: webPort }));
 
-    since = Date.now();
     stage();
-    const upstreams: Record<string, Array<{ host: string; port: number }>> = { web: [{ host: '127.0.0.1', port: web.port }] };
+    const upstreams: Record<string, Array<{ host: string; port: number }>> = { web: [{ host: '127.0.0.1', port: webPort }] };
     for (const instance of instances) (upstreams[instance.service] ??= []).push({ host: '127.0.0.1', port: ports.get(instance.name)! });
     const otlp = options.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new URL(options.env.OTEL_EXPORTER_OTLP_ENDPOINT) : undefined;
     const config = envoyConfig({
@@ -185,28 +218,12 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
       gatewayProof: secrets.INTERNAL_TOKEN,
       ...(otlp ? { tracing: { collector: { host: otlp.hostname, port: Number(otlp.port || 80) } } } : {}),
     });
-    const envoy = await startEnvoy({ config, workDir: dirs.envoy });
-    track({ name: 'envoy', pid: envoy.pid, url: `http://127.0.0.1:${options.port}`, stop: () => envoy.stop() }, since);
+    await track('envoy', async () => ({ ...(await startEnvoy({ config, workDir: dirs.envoy })), url: `http://127.0.0.1:${options.port}` }));
 
-    const url = `http://localhost:${options.port}`;
-    const topologyFile = path.join(dataDir, 'topology.json');
-    const topology = {
-      url,
-      started_at: new Date().toISOString(),
-      components: started.map(({ name, pid, url: address, bootstrap }) => ({ name, pid, ...(bootstrap ? { bootstrap } : { url: address }) })),
-    };
-    fs.writeFileSync(topologyFile, `${JSON.stringify(topology, null, 2)}\n`);
-
-    return {
-      url,
-      components: started,
-      services,
-      topologyFile,
-      async stop() {
-        await stopAll();
-        fs.rmSync(topologyFile, { force: true });
-      },
-    };
+    options.signal?.throwIfAborted();
+    starting = false;
+    writeTopology();
+    return { url, components: started, topologyFile, healthUrl: health.url, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

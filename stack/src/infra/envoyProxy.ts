@@ -90,6 +90,8 @@ export async function ensureEnvoy(options: { cacheDir?: string; log?: (line: str
 export interface EnvoyProcess {
   /** Envoy's own process id. */
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   /** The admin interface on loopback (`/ready`, `/stats`, `/clusters`, ...). */
   adminUrl: string;
   /** Envoy's output (warnings and the JSON access log). */
@@ -124,5 +126,5 @@ export async function startEnvoy(options: StartEnvoyOptions): Promise<EnvoyProce
   const envoy = spawnServer(binary, ['--config-path', configFile, '--log-level', 'warn', '--disable-hot-restart'], { logFile });
   const ready = () => fetch(`${adminUrl}/ready`).then(async (res) => res.ok && (await res.text()).trim() === 'LIVE', () => false);
   await waitUntilReady(envoy, `Envoy (${configFile})`, ready, READY_TIMEOUT_MS);
-  return { pid: envoy.pid, adminUrl, logFile, stop: () => envoy.stop(STOP_TIMEOUT_MS) };
+  return { pid: envoy.pid, exited: envoy.exited, adminUrl, logFile, stop: () => envoy.stop(STOP_TIMEOUT_MS) };
 }

@@ -40,6 +40,8 @@ export interface KafkaBroker {
   controllerPort: number;
   /** The JVM itself. */
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   dataDir: string;
   /** SIGTERM (controlled shutdown, a few seconds); SIGKILL when it has not stopped after 30 s. */
   stop(): Promise<void>;
@@ -313,6 +315,7 @@ export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBrok
     port,
     controllerPort,
     pid: server.pid,
+    exited: server.exited,
     dataDir,
     async stop() {
       await server.stop(30_000);

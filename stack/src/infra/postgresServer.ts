@@ -22,6 +22,8 @@ export interface PostgresServer {
   port: number;
   /** The postmaster itself. */
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   dataDir: string;
   url(database?: string): string;
   /** Creates the database when it does not exist yet. */
@@ -86,6 +88,7 @@ export async function startPostgres(options: PostgresServerOptions): Promise<Pos
   return {
     port,
     pid: server.pid,
+    exited: server.exited,
     dataDir,
     url,
     async ensureDatabase(name) {

@@ -18,6 +18,8 @@ export interface RedisServer {
   port: number;
   /** The redis-server process itself. */
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   url: string;
   /** SIGTERM (Redis flushes its append-only file and exits); SIGKILL when it has not stopped after 15 s. */
   stop(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startRedis(options: RedisServerOptions): Promise<RedisServ
   return {
     port,
     pid: server.pid,
+    exited: server.exited,
     url: `redis://127.0.0.1:${port}`,
     stop: () => server.stop(15_000),
   };

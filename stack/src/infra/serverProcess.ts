@@ -108,10 +108,17 @@ function watchParent(serverPid: number, signal: NodeJS.Signals): () => void {
   };
 }
 
-/** Polls `ready` until it resolves true; fails early, with the server's own words, when the server dies first. */
-export async function waitUntilReady(server: ServerProcess, what: string, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/**
+ * Polls `ready` until it resolves true; fails early, with the server's own words, when the server dies
+ * first, and stops the server when `signal` aborts (a launcher stopped while it starts).
+ */
+export async function waitUntilReady(server: ServerProcess, what: string, ready: () => Promise<boolean>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (server.running()) {
+    if (signal?.aborted) {
+      await server.stop(5000);
+      throw new Error(`${what}: start abandoned (${signal.reason instanceof Error ? signal.reason.message : 'aborted'})`);
+    }
     if (await ready()) return;
     if (Date.now() > deadline) {
       await server.stop(5000);

@@ -20,6 +20,8 @@ const STOP_TIMEOUT_MS = 5_000;
 export interface WebServer {
   port: number;
   pid: number;
+  /** Settles when the process ends, however it ended (how, in words). */
+  exited: Promise<string>;
   url: string;
   stop(): Promise<void>;
 }
@@ -86,5 +88,5 @@ http {
   const server = spawnServer(nginx, ['-e', 'stderr', '-p', workDir, '-c', configFile], options.log ? { log: options.log } : { logFile: path.join(workDir, 'nginx.log') });
   const ready = () => fetch(`${url}/healthz`).then((res) => res.ok, () => false);
   await waitUntilReady(server, `nginx (${configFile})`, ready, READY_TIMEOUT_MS);
-  return { port, pid: server.pid, url, stop: () => server.stop(STOP_TIMEOUT_MS) };
+  return { port, pid: server.pid, exited: server.exited, url, stop: () => server.stop(STOP_TIMEOUT_MS) };
 }
