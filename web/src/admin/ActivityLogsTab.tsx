@@ -1,8 +1,9 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorDetail } from '../api/client';
-import { fetchActivityLogs } from './adminApi';
+import { STALE_TIME } from '../api/queryClient';
+import { adminKeys, fetchActivityLogs, type ActivityQuery } from './adminApi';
 import { activityLabel, activitySummary, dateTime, shortId, whole } from './format';
-import { useRemoteData } from './useRemoteData';
 
 const PAGE_SIZE = 50;
 const FILTERS = [
@@ -14,20 +15,24 @@ const FILTERS = [
 ];
 
 /** Newest first, paged by cursor: `cursors` holds the cursor of every page before the current one. */
-export function ActivityLogsTab({ version }: { version: number }) {
+export function ActivityLogsTab() {
   const [type, setType] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const logs = useRemoteData(
-    () => fetchActivityLogs({ ...(type ? { type } : {}), limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
-    JSON.stringify([type, cursor, version]),
-  );
+  const query: ActivityQuery = { ...(type ? { type } : {}), limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+  const logs = useQuery({
+    queryKey: adminKeys.activity(query),
+    queryFn: () => fetchActivityLogs(query),
+    // The page on screen stays while the next one loads; new activity arrives all the time.
+    placeholderData: keepPreviousData,
+    staleTime: STALE_TIME.live,
+  });
   const entries = logs.data?.logs ?? [];
   const page = cursors.length + 1;
 
   return (
     <div className="admin-tab-body">
-      <section className="card admin-section" aria-labelledby="admin-activity-heading" aria-busy={logs.loading}>
+      <section className="card admin-section" aria-labelledby="admin-activity-heading" aria-busy={logs.isFetching}>
         <div className="admin-section-head">
           <h2 id="admin-activity-heading">Activity Logs {logs.data && <span className="muted">({whole(logs.data.total)})</span>}</h2>
           <div className="field admin-inline-field">
@@ -37,8 +42,8 @@ export function ActivityLogsTab({ version }: { version: number }) {
             </select>
           </div>
         </div>
-        {logs.failure ? <p className="alert alert-error">{errorDetail(logs.failure, 'Failed to fetch admin data')}</p> : null}
-        {!logs.data && logs.loading ? <p className="muted">Loading activity...</p> : entries.length === 0 ? (
+        {logs.isError ? <p className="alert alert-error">{errorDetail(logs.error, 'Failed to fetch admin data')}</p> : null}
+        {logs.isPending ? <p className="muted">Loading activity...</p> : logs.isError && !logs.data ? null : entries.length === 0 ? (
           <p className="muted">No activity yet</p>
         ) : (
           <ol className="admin-activity" data-testid="activity-list">
@@ -57,9 +62,9 @@ export function ActivityLogsTab({ version }: { version: number }) {
         )}
         {(cursors.length > 0 || logs.data?.next_cursor) && (
           <nav className="admin-pager" aria-label="Activity pages">
-            <button type="button" className="btn btn-secondary btn-sm" disabled={logs.loading || cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Newer</button>
+            <button type="button" className="btn btn-secondary btn-sm" disabled={logs.isFetching || cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Newer</button>
             <span>Page {page}</span>
-            <button type="button" className="btn btn-secondary btn-sm" disabled={logs.loading || !logs.data?.next_cursor} onClick={() => setCursors((c) => [...c, logs.data!.next_cursor!])}>Older</button>
+            <button type="button" className="btn btn-secondary btn-sm" disabled={logs.isFetching || !logs.data?.next_cursor} onClick={() => setCursors((c) => [...c, logs.data!.next_cursor!])}>Older</button>
           </nav>
         )}
       </section>

@@ -1,26 +1,24 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorDetail } from '../api/client';
-import { fetchEnhancedStats } from './adminApi';
+import { adminKeys, fetchEnhancedStats, type StatsQuery } from './adminApi';
 import { dateTime, whole } from './format';
 import { Pager } from './Pager';
-import { useRemoteData } from './useRemoteData';
 
 const PAGE_SIZE = 20;
 
-export function ContactFormsTab({ version }: { version: number }) {
+export function ContactFormsTab() {
   const [page, setPage] = useState(1);
-  const contacts = useRemoteData(
-    () => fetchEnhancedStats({ include: ['contact_submissions'], contacts_page: page, contacts_page_size: PAGE_SIZE }),
-    JSON.stringify([page, version]),
-  );
+  const query: StatsQuery = { include: ['contact_submissions'], contacts_page: page, contacts_page_size: PAGE_SIZE };
+  const contacts = useQuery({ queryKey: adminKeys.stats(query), queryFn: () => fetchEnhancedStats(query), placeholderData: keepPreviousData });
   const list = contacts.data?.contact_submissions ?? [];
   const total = contacts.data?.contact_submissions_page?.total ?? 0;
   return (
     <div className="admin-tab-body">
-      <section className="card admin-section" aria-labelledby="admin-contacts-heading" aria-busy={contacts.loading}>
+      <section className="card admin-section" aria-labelledby="admin-contacts-heading" aria-busy={contacts.isFetching}>
         <h2 id="admin-contacts-heading">Contact Form Submissions {contacts.data && <span className="muted">({whole(total)})</span>}</h2>
-        {contacts.failure ? <p className="alert alert-error">{errorDetail(contacts.failure, 'Failed to fetch admin data')}</p> : null}
-        {!contacts.data && contacts.loading ? <p className="muted">Loading submissions...</p> : list.length === 0 ? (
+        {contacts.isError ? <p className="alert alert-error">{errorDetail(contacts.error, 'Failed to fetch admin data')}</p> : null}
+        {contacts.isPending ? <p className="muted">Loading submissions...</p> : contacts.isError && !contacts.data ? null : list.length === 0 ? (
           <p className="muted">No contact form submissions yet</p>
         ) : (
           <ul className="admin-contacts" data-testid="contact-list">
@@ -36,7 +34,7 @@ export function ContactFormsTab({ version }: { version: number }) {
             ))}
           </ul>
         )}
-        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} busy={contacts.loading} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} busy={contacts.isFetching} />
       </section>
     </div>
   );

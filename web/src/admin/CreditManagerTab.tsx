@@ -1,29 +1,36 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '../api/client';
-import { fetchEnhancedStats, updateCredits } from './adminApi';
+import { adminKeys, fetchEnhancedStats, updateCredits, type StatsQuery } from './adminApi';
 import { parseCreditChange, whole } from './format';
 import { useNotices } from './notices';
 import { useDebounced } from './useDebounced';
-import { useRemoteData } from './useRemoteData';
 
 const CHOICES = 100;
 
 /** Sets any user's credits by a signed amount; the user list is searched on the server, not loaded whole. */
-export function CreditManagerTab({ version, onChanged }: { version: number; onChanged(): void }) {
+export function CreditManagerTab({ onChanged }: { onChanged(): void }) {
   const notices = useNotices();
   const [filter, setFilter] = useState('');
   const [userId, setUserId] = useState('');
   const [amount, setAmount] = useState('');
-  const [busy, setBusy] = useState(false);
-  const query = useDebounced(filter.trim());
-  const users = useRemoteData(
-    () => fetchEnhancedStats({ include: ['users'], search: query, users_page_size: CHOICES }),
-    JSON.stringify([query, version]),
-  );
+  const search = useDebounced(filter.trim());
+  const query: StatsQuery = { include: ['users'], search, users_page_size: CHOICES };
+  const users = useQuery({ queryKey: adminKeys.stats(query), queryFn: () => fetchEnhancedStats(query), placeholderData: keepPreviousData });
   const choices = users.data?.users ?? [];
   const total = users.data?.users_page?.total ?? 0;
+  const creditChange = useMutation({
+    mutationFn: (change: { userId: string; credits: number }) => updateCredits(change.userId, change.credits),
+    onMutate: () => notices.clear(),
+    onSuccess: (answer) => {
+      notices.success(answer.message);
+      setAmount('');
+      onChanged();
+    },
+    onError: (err) => notices.error(errorDetail(err, 'Failed to update credits')),
+  });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const change = parseCreditChange(amount);
     if (!userId || !amount.trim()) {
@@ -34,17 +41,7 @@ export function CreditManagerTab({ version, onChanged }: { version: number; onCh
       notices.error('Please enter a whole, non-zero number of credits (negative to remove)');
       return;
     }
-    setBusy(true);
-    notices.clear();
-    try {
-      notices.success((await updateCredits(userId, change)).message);
-      setAmount('');
-      onChanged();
-    } catch (err) {
-      notices.error(errorDetail(err, 'Failed to update credits'));
-    } finally {
-      setBusy(false);
-    }
+    creditChange.mutate({ userId, credits: change });
   }
 
   return (
@@ -63,13 +60,15 @@ export function CreditManagerTab({ version, onChanged }: { version: number; onCh
               <option value="">Select a user...</option>
               {choices.map((u) => <option key={u.id} value={u.id}>{`${u.name} (${u.email}) - ${whole(u.credits)} credits`}</option>)}
             </select>
+            {users.isPending && <p className="field-hint">Loading users...</p>}
+            {users.isError && <p className="alert alert-error">{errorDetail(users.error, 'Failed to fetch admin data')}</p>}
             {total > choices.length && <p className="field-hint">Showing {choices.length} of {whole(total)} users; type to narrow the list.</p>}
           </div>
           <div className="field">
             <label htmlFor="admin-credit-amount">Credits (+/-)</label>
             <input id="admin-credit-amount" type="number" step={1} placeholder="e.g. 50 or -20" value={amount} onChange={(e) => setAmount(e.target.value)} />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Updating...' : 'Update Credits'}</button>
+          <button type="submit" className="btn btn-primary" disabled={creditChange.isPending}>{creditChange.isPending ? 'Updating...' : 'Update Credits'}</button>
         </form>
       </section>
     </div>

@@ -1,16 +1,29 @@
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorDetail } from '../api/client';
-import { fetchPaypalConfig, setPaypalSandboxMode } from './adminApi';
+import { STALE_TIME } from '../api/queryClient';
+import { paymentKeys } from '../billing/paymentsApi';
+import { adminKeys, fetchPaypalConfig, setPaypalSandboxMode } from './adminApi';
 import { useNotices } from './notices';
 import { useConfirm } from './useConfirm';
-import { useRemoteData } from './useRemoteData';
 
 /** The payment provider's mode: sandbox (test money) or live (real charges), switched after a confirmation. */
 export function PaymentProviderBlock() {
   const notices = useNotices();
+  const queryClient = useQueryClient();
   const [confirm, confirmDialog] = useConfirm();
-  const config = useRemoteData(fetchPaypalConfig, 'paypal-config');
-  const [saving, setSaving] = useState(false);
+  // Only an admin switches it, and this block re-reads it after every switch.
+  const config = useQuery({ queryKey: adminKeys.paypalConfig, queryFn: fetchPaypalConfig, staleTime: STALE_TIME.settings });
+  const modeSwitch = useMutation({
+    mutationFn: setPaypalSandboxMode,
+    onMutate: () => notices.clear(),
+    onSuccess: (answer) => {
+      notices.success(answer.message);
+      // The checkout this browser shows follows the new mode too.
+      void queryClient.invalidateQueries({ queryKey: paymentKeys.config });
+      return queryClient.invalidateQueries({ queryKey: adminKeys.paypalConfig });
+    },
+    onError: (err) => notices.error(errorDetail(err, 'Failed to update PayPal configuration')),
+  });
 
   async function switchMode() {
     if (!config.data) return;
@@ -18,25 +31,15 @@ export function PaymentProviderBlock() {
     const ok = await confirm(toSandbox
       ? { title: 'Switch PayPal to sandbox mode?', message: 'Checkout will use PayPal test accounts; no real money will be taken until you switch back to live.', confirmLabel: 'Switch to sandbox' }
       : { title: 'Switch PayPal to LIVE mode?', message: 'Customers will be charged real money from now on. Make sure the live credentials are configured.', confirmLabel: 'Switch to live', danger: true });
-    if (!ok) return;
-    setSaving(true);
-    notices.clear();
-    try {
-      const answer = await setPaypalSandboxMode(toSandbox);
-      notices.success(answer.message);
-      config.reload();
-    } catch (err) {
-      notices.error(errorDetail(err, 'Failed to update PayPal configuration'));
-    } finally {
-      setSaving(false);
-    }
+    if (ok) modeSwitch.mutate(toSandbox);
   }
 
   return (
     <div className="admin-subsection" data-testid="payment-provider">
       {confirmDialog}
       <h3>Payment provider (PayPal)</h3>
-      {config.failure ? <p className="alert alert-error">{errorDetail(config.failure, 'Failed to fetch PayPal configuration')}</p> : null}
+      {config.isPending ? <p className="muted">Loading PayPal configuration...</p> : null}
+      {config.isError ? <p className="alert alert-error">{errorDetail(config.error, 'Failed to fetch PayPal configuration')}</p> : null}
       {config.data && (
         <div className="admin-mode">
           <div>
@@ -45,8 +48,8 @@ export function PaymentProviderBlock() {
             </p>
             <p className="muted admin-client-id">Client ID: <code>{config.data.client_id || 'not configured'}</code></p>
           </div>
-          <button type="button" className="btn btn-secondary" role="switch" aria-checked={!config.data.sandbox_mode} onClick={switchMode} disabled={saving}>
-            {saving ? 'Saving...' : config.data.sandbox_mode ? 'Switch to Live' : 'Switch to Sandbox'}
+          <button type="button" className="btn btn-secondary" role="switch" aria-checked={!config.data.sandbox_mode} onClick={switchMode} disabled={modeSwitch.isPending}>
+            {modeSwitch.isPending ? 'Saving...' : config.data.sandbox_mode ? 'Switch to Live' : 'Switch to Sandbox'}
           </button>
         </div>
       )}

@@ -1,25 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
 import { errorDetail } from '../api/client';
-import { fetchProxyStats } from './adminApi';
+import { adminKeys, fetchProxyStats } from './adminApi';
 import { dateTime, splitBalance } from './format';
-import { useRemoteData } from './useRemoteData';
 
 /** Card 1 of the proxy tab: the proxy account as the scraper service sees it. */
 export function ProxyStatusCard() {
-  const proxy = useRemoteData(fetchProxyStats, 'proxy-stats');
+  // Each read asks the proxy provider's account API, so it is read when the tab opens and on Refresh, not on focus.
+  const proxy = useQuery({ queryKey: adminKeys.proxyStats, queryFn: fetchProxyStats, refetchOnWindowFocus: false });
   const stats = proxy.data;
   const balance = stats ? splitBalance(stats.balance) : undefined;
   return (
-    <section className="card admin-section" aria-labelledby="admin-proxy-heading" aria-busy={proxy.loading}>
+    <section className="card admin-section" aria-labelledby="admin-proxy-heading" aria-busy={proxy.isFetching}>
       <div className="admin-section-head">
         <h2 id="admin-proxy-heading">Decodo Proxy Statistics</h2>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={proxy.reload} disabled={proxy.loading}>
-          {proxy.loading ? 'Refreshing...' : 'Refresh Stats'}
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void proxy.refetch()} disabled={proxy.isFetching}>
+          {proxy.isFetching ? 'Refreshing...' : 'Refresh Stats'}
         </button>
       </div>
-      {proxy.failure ? <p className="alert alert-error">{errorDetail(proxy.failure, 'Failed to fetch proxy statistics')}</p> : null}
+      {proxy.isError ? <p className="alert alert-error">{errorDetail(proxy.error, 'Failed to fetch proxy statistics')}</p> : null}
       {stats?.error && <p className="alert alert-error" data-testid="proxy-error">{stats.error}</p>}
       {stats?.note && <p className="alert alert-warning" data-testid="proxy-note">{stats.note}</p>}
-      {!stats ? (proxy.loading ? <p className="muted">Loading proxy statistics...</p> : null) : (
+      {!stats ? (proxy.isPending ? <p className="muted">Loading proxy statistics...</p> : null) : (
         <dl className="admin-facts">
           <div>
             <dt>Connection</dt>

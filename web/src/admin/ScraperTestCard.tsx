@@ -1,6 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '../api/client';
-import { scrapeUrl, type ScrapeResult } from './adminApi';
+import { adminKeys, scrapeUrl } from './adminApi';
 import { dateTime } from './format';
 import { useNotices } from './notices';
 
@@ -12,36 +13,33 @@ export const SCRAPE_SHORTCUTS = [
 ] as const;
 
 /** Card 3 of the proxy tab: one scrape through the scraper service, result shown as JSON. */
-export function ScraperTestCard({ onScraped }: { onScraped(): void }) {
+export function ScraperTestCard() {
   const notices = useNotices();
+  const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<ScrapeResult | null>(null);
+  const scrape = useMutation({
+    mutationFn: scrapeUrl,
+    onMutate: () => notices.clear(),
+    onSuccess: () => notices.success('URL scraped successfully!'),
+    onError: (err) => notices.error(errorDetail(err, 'Failed to scrape URL')),
+    // A failed scrape is a request through the proxy too: the usage card counts both.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.proxyUsage }),
+  });
+  const result = scrape.data;
 
-  async function scrape(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!url.trim()) {
       notices.error('Please enter a URL to scrape');
       return;
     }
-    setBusy(true);
-    notices.clear();
-    try {
-      setResult(await scrapeUrl(url.trim()));
-      notices.success('URL scraped successfully!');
-    } catch (err) {
-      setResult(null);
-      notices.error(errorDetail(err, 'Failed to scrape URL'));
-    } finally {
-      setBusy(false);
-      onScraped();
-    }
+    scrape.mutate(url.trim());
   }
 
   return (
     <section className="card admin-section" aria-labelledby="admin-scrape-heading">
       <h2 id="admin-scrape-heading">Scraper Test</h2>
-      <form onSubmit={scrape} noValidate>
+      <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="admin-scrape-url">URL to scrape</label>
           <input id="admin-scrape-url" type="url" placeholder="https://example.com" value={url} onChange={(e) => setUrl(e.target.value)} />
@@ -50,7 +48,7 @@ export function ScraperTestCard({ onScraped }: { onScraped(): void }) {
           {SCRAPE_SHORTCUTS.map((s) => (
             <button key={s.label} type="button" className="btn btn-ghost btn-sm" onClick={() => setUrl(s.url)}>{s.label}</button>
           ))}
-          <button type="submit" className="btn btn-primary admin-push-right" disabled={busy}>{busy ? 'Scraping...' : 'Scrape URL'}</button>
+          <button type="submit" className="btn btn-primary admin-push-right" disabled={scrape.isPending}>{scrape.isPending ? 'Scraping...' : 'Scrape URL'}</button>
         </div>
       </form>
       {result && (

@@ -1,70 +1,75 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { UsageStatsResponse } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { resetProxyStats, setProxyQuota } from './adminApi';
+import { STALE_TIME } from '../api/queryClient';
+import { adminKeys, fetchProxyUsage, resetProxyStats, setProxyQuota } from './adminApi';
 import { dataSize, dateTime, kbPerRequest, parseQuota, whole } from './format';
 import { useNotices } from './notices';
 import { PaymentProviderBlock } from './PaymentProviderBlock';
-import type { RemoteData } from './useRemoteData';
 import { useConfirm } from './useConfirm';
 
 const TOP_DOMAINS = 5;
 export const RESET_CONFIRMATION = 'Are you sure you want to reset all Decodo usage statistics? This action cannot be undone.';
 
 /** Card 2 of the proxy tab: what the scraper's requests used, the quota and the reset. */
-export function UsageStatsCard({ usage }: { usage: RemoteData<UsageStatsResponse> }) {
+export function UsageStatsCard() {
   const notices = useNotices();
+  const queryClient = useQueryClient();
   const [confirm, confirmDialog] = useConfirm();
   const [quota, setQuota] = useState('');
-  const [busy, setBusy] = useState<'' | 'quota' | 'reset'>('');
+  // Searches running anywhere add requests, so the figures go stale quickly.
+  const usage = useQuery({ queryKey: adminKeys.proxyUsage, queryFn: fetchProxyUsage, staleTime: STALE_TIME.live });
   const stats = usage.data;
+  const usageChanged = () => queryClient.invalidateQueries({ queryKey: adminKeys.proxyUsage });
 
-  async function saveQuota(event: FormEvent) {
+  const quotaChange = useMutation({
+    mutationFn: setProxyQuota,
+    onMutate: () => notices.clear(),
+    onSuccess: (answer) => {
+      notices.success(answer.message);
+      setQuota('');
+      return usageChanged();
+    },
+    onError: (err) => notices.error(errorDetail(err, 'Failed to update quota')),
+  });
+  const statsReset = useMutation({
+    mutationFn: resetProxyStats,
+    onMutate: () => notices.clear(),
+    onSuccess: (answer) => {
+      notices.success(answer.message);
+      return usageChanged();
+    },
+    onError: (err) => notices.error(errorDetail(err, 'Failed to reset statistics')),
+  });
+  const busy = quotaChange.isPending || statsReset.isPending;
+
+  function saveQuota(event: FormEvent) {
     event.preventDefault();
     const value = parseQuota(quota);
     if (value === null) {
       notices.error('Please enter a valid quota amount');
       return;
     }
-    setBusy('quota');
-    notices.clear();
-    try {
-      notices.success((await setProxyQuota(value)).message);
-      setQuota('');
-      usage.reload();
-    } catch (err) {
-      notices.error(errorDetail(err, 'Failed to update quota'));
-    } finally {
-      setBusy('');
-    }
+    quotaChange.mutate(value);
   }
 
   async function reset() {
     if (!(await confirm({ title: 'Reset usage statistics?', message: RESET_CONFIRMATION, confirmLabel: 'Reset statistics', danger: true }))) return;
-    setBusy('reset');
-    notices.clear();
-    try {
-      notices.success((await resetProxyStats()).message);
-      usage.reload();
-    } catch (err) {
-      notices.error(errorDetail(err, 'Failed to reset statistics'));
-    } finally {
-      setBusy('');
-    }
+    statsReset.mutate();
   }
 
   const topDomains = stats?.top_domains.slice(0, TOP_DOMAINS) ?? [];
   const topCount = topDomains[0]?.count ?? 0;
 
   return (
-    <section className="card admin-section" aria-labelledby="admin-usage-heading" aria-busy={usage.loading}>
+    <section className="card admin-section" aria-labelledby="admin-usage-heading" aria-busy={usage.isFetching}>
       {confirmDialog}
       <div className="admin-section-head">
         <h2 id="admin-usage-heading">Usage Statistics</h2>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={usage.reload} disabled={usage.loading}>{usage.loading ? 'Refreshing...' : 'Refresh'}</button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void usage.refetch()} disabled={usage.isFetching}>{usage.isFetching ? 'Refreshing...' : 'Refresh'}</button>
       </div>
-      {usage.failure ? <p className="alert alert-error">{errorDetail(usage.failure, 'Failed to fetch usage statistics')}</p> : null}
-      {!stats ? (usage.loading ? <p className="muted">Loading usage statistics...</p> : null) : (
+      {usage.isError ? <p className="alert alert-error">{errorDetail(usage.error, 'Failed to fetch usage statistics')}</p> : null}
+      {!stats ? (usage.isPending ? <p className="muted">Loading usage statistics...</p> : null) : (
         <>
           <div className="admin-metric-grid" data-testid="usage-metrics">
             <Metric label="Successful requests" value={whole(stats.total_successful)} tone="ok" />
@@ -98,9 +103,9 @@ export function UsageStatsCard({ usage }: { usage: RemoteData<UsageStatsResponse
             <label htmlFor="admin-quota">Set remaining quota (requests)</label>
             <input id="admin-quota" type="number" min={0} step={1} inputMode="numeric" placeholder="e.g. 10000" value={quota} onChange={(e) => setQuota(e.target.value)} />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={busy !== ''}>{busy === 'quota' ? 'Updating...' : 'Update Quota'}</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>{quotaChange.isPending ? 'Updating...' : 'Update Quota'}</button>
         </form>
-        <button type="button" className="btn btn-danger-outline" onClick={reset} disabled={busy !== ''}>{busy === 'reset' ? 'Resetting...' : 'Reset Stats'}</button>
+        <button type="button" className="btn btn-danger-outline" onClick={reset} disabled={busy}>{statsReset.isPending ? 'Resetting...' : 'Reset Stats'}</button>
       </div>
       <PaymentProviderBlock />
       <p className="muted admin-updated">Last updated: {stats?.last_updated ? dateTime(stats.last_updated) : 'Never'}</p>

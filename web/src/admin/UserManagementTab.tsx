@@ -1,35 +1,44 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdminUser } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { fetchEnhancedStats, userAction, type UserAction } from './adminApi';
+import { adminKeys, fetchEnhancedStats, userAction, type StatsQuery, type UserAction } from './adminApi';
 import { date, whole } from './format';
 import { useNotices } from './notices';
 import { Pager } from './Pager';
 import { RoleBadge } from './RoleBadge';
 import { useConfirm } from './useConfirm';
 import { useDebounced } from './useDebounced';
-import { useRemoteData } from './useRemoteData';
 
 const PAGE_SIZE = 25;
 const QUICK_CREDITS = 10;
 
 type RoleFilter = 'all' | 'user' | 'admin';
 
-export function UserManagementTab({ currentUserId, version, onChanged }: { currentUserId: string; version: number; onChanged(): void }) {
+export function UserManagementTab({ currentUserId, onChanged }: { currentUserId: string; onChanged(): void }) {
   const notices = useNotices();
   const [confirm, confirmDialog] = useConfirm();
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<RoleFilter>('all');
   const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState('');
-  const query = useDebounced(search.trim());
+  const searched = useDebounced(search.trim());
 
-  const users = useRemoteData(
-    () => fetchEnhancedStats({ include: ['users'], search: query, role, users_page: page, users_page_size: PAGE_SIZE }),
-    JSON.stringify([query, role, page, version]),
-  );
+  const query: StatsQuery = { include: ['users'], search: searched, role, users_page: page, users_page_size: PAGE_SIZE };
+  const users = useQuery({ queryKey: adminKeys.stats(query), queryFn: () => fetchEnhancedStats(query), placeholderData: keepPreviousData });
   const list = users.data?.users ?? [];
   const total = users.data?.users_page?.total ?? 0;
+
+  const change = useMutation({
+    mutationFn: ({ user, action }: { user: AdminUser; action: UserAction | number }) => userAction(user.id, action),
+    onMutate: () => notices.clear(),
+    onSuccess: (answer) => {
+      notices.success(answer.message);
+      onChanged();
+    },
+    onError: (err, { action }) => notices.error(errorDetail(err, typeof action === 'number' ? 'Failed to update credits' : 'Failed to perform action')),
+  });
+  /** The row and action whose request is in flight, for the buttons' labels. */
+  const pending = change.isPending ? change.variables : undefined;
 
   async function act(user: AdminUser, action: UserAction | number) {
     if (action === 'deactivate') {
@@ -41,17 +50,7 @@ export function UserManagementTab({ currentUserId, version, onChanged }: { curre
       });
       if (!ok) return;
     }
-    setBusy(`${user.id}:${action}`);
-    notices.clear();
-    try {
-      const answer = await userAction(user.id, action);
-      notices.success(answer.message);
-      onChanged();
-    } catch (err) {
-      notices.error(errorDetail(err, typeof action === 'number' ? 'Failed to update credits' : 'Failed to perform action'));
-    } finally {
-      setBusy('');
-    }
+    change.mutate({ user, action });
   }
 
   const changeSearch = (value: string) => { setSearch(value); setPage(1); };
@@ -75,11 +74,11 @@ export function UserManagementTab({ currentUserId, version, onChanged }: { curre
         </div>
       </div>
 
-      <section className="card admin-section" aria-labelledby="admin-users-heading" aria-busy={users.loading}>
+      <section className="card admin-section" aria-labelledby="admin-users-heading" aria-busy={users.isFetching}>
         <h2 id="admin-users-heading">Users ({whole(total)})</h2>
-        {users.failure && !users.loading ? <p className="alert alert-error">{errorDetail(users.failure, 'Failed to fetch admin data')}</p> : null}
-        {!users.data && users.loading ? <p className="muted">Loading users...</p> : list.length === 0 ? (
-          <p className="muted">{query || role !== 'all' ? 'No users match this search' : 'No users yet'}</p>
+        {users.isError && !users.isFetching ? <p className="alert alert-error">{errorDetail(users.error, 'Failed to fetch admin data')}</p> : null}
+        {users.isPending ? <p className="muted">Loading users...</p> : users.isError && !users.data ? null : list.length === 0 ? (
+          <p className="muted">{searched || role !== 'all' ? 'No users match this search' : 'No users yet'}</p>
         ) : (
           <div className="admin-table-wrap">
             <table className="admin-table">
@@ -89,7 +88,7 @@ export function UserManagementTab({ currentUserId, version, onChanged }: { curre
               <tbody>
                 {list.map((user) => {
                   const self = user.id === currentUserId;
-                  const rowBusy = busy.startsWith(`${user.id}:`);
+                  const rowBusy = pending?.user.id === user.id;
                   return (
                     <tr key={user.id} data-testid={`user-row-${user.email}`}>
                       <td>
@@ -105,27 +104,27 @@ export function UserManagementTab({ currentUserId, version, onChanged }: { curre
                       <td>
                         <div className="admin-actions">
                           <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, QUICK_CREDITS)} title="Add 10 credits">
-                            {busy === `${user.id}:${QUICK_CREDITS}` ? '...' : '+10'}
+                            {rowBusy && pending?.action === QUICK_CREDITS ? '...' : '+10'}
                           </button>
                           <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || user.credits < QUICK_CREDITS} onClick={() => act(user, -QUICK_CREDITS)} title="Remove 10 credits">
-                            {busy === `${user.id}:${-QUICK_CREDITS}` ? '...' : '-10'}
+                            {rowBusy && pending?.action === -QUICK_CREDITS ? '...' : '-10'}
                           </button>
                           {user.role === 'admin' ? (
                             <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'demote')} title={self ? 'You cannot demote your own account' : 'Make a regular user'}>
-                              {busy === `${user.id}:demote` ? 'Demoting...' : 'Demote'}
+                              {rowBusy && pending?.action === 'demote' ? 'Demoting...' : 'Demote'}
                             </button>
                           ) : (
                             <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'promote')} title="Make an admin">
-                              {busy === `${user.id}:promote` ? 'Promoting...' : 'Promote'}
+                              {rowBusy && pending?.action === 'promote' ? 'Promoting...' : 'Promote'}
                             </button>
                           )}
                           {user.status === 'inactive' ? (
                             <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'activate')}>
-                              {busy === `${user.id}:activate` ? 'Activating...' : 'Activate'}
+                              {rowBusy && pending?.action === 'activate' ? 'Activating...' : 'Activate'}
                             </button>
                           ) : (
                             <button type="button" className="btn btn-danger-outline btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'deactivate')} title={self ? 'You cannot deactivate your own account' : 'Deactivate this account'}>
-                              {busy === `${user.id}:deactivate` ? 'Deactivating...' : 'Deactivate'}
+                              {rowBusy && pending?.action === 'deactivate' ? 'Deactivating...' : 'Deactivate'}
                             </button>
                           )}
                         </div>
@@ -137,7 +136,7 @@ export function UserManagementTab({ currentUserId, version, onChanged }: { curre
             </table>
           </div>
         )}
-        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} busy={users.loading} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} busy={users.isFetching} />
       </section>
     </div>
   );

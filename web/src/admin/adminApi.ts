@@ -6,6 +6,26 @@ import { api } from '../api/client';
 
 /** The calls of the admin panel, one function per spec call (plus query parameters for paging). */
 
+export interface ActivityQuery {
+  type?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * Query keys of the admin panel's data: the resource, then its parameters, so each page and filter is
+ * cached apart and `statsAll` / `activityAll` mark every page of one resource stale at once.
+ */
+export const adminKeys = {
+  statsAll: ['admin', 'enhanced-stats'] as const,
+  stats: (query: StatsQuery) => ['admin', 'enhanced-stats', query] as const,
+  activityAll: ['admin', 'activity-logs'] as const,
+  activity: (query: ActivityQuery) => ['admin', 'activity-logs', query] as const,
+  proxyStats: ['admin', 'decodo-stats'] as const,
+  proxyUsage: ['admin', 'decodo-usage'] as const,
+  paypalConfig: ['admin', 'paypal-config'] as const,
+};
+
 export interface StatsQuery {
   include: ('stats' | 'users' | 'contact_submissions')[];
   search?: string;
@@ -22,7 +42,7 @@ export async function fetchEnhancedStats({ include, ...rest }: StatsQuery): Prom
   return (await api.get<EnhancedStatsResponse>('/api/admin/enhanced-stats', { params })).data;
 }
 
-export async function fetchActivityLogs(params: { type?: string; limit: number; cursor?: string }): Promise<ActivityLogsResponse> {
+export async function fetchActivityLogs(params: ActivityQuery): Promise<ActivityLogsResponse> {
   return (await api.get<ActivityLogsResponse>('/api/admin/activity-logs', { params })).data;
 }
 

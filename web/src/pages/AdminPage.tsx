@@ -1,10 +1,11 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { isAdmin } from '../auth/user';
 import { ActivityLogsTab } from '../admin/ActivityLogsTab';
-import { fetchEnhancedStats } from '../admin/adminApi';
+import { adminKeys, fetchEnhancedStats, type StatsQuery } from '../admin/adminApi';
 import { AdminTabs, isAdminTab, type AdminTabId } from '../admin/AdminTabs';
 import { ContactFormsTab } from '../admin/ContactFormsTab';
 import { CreditManagerTab } from '../admin/CreditManagerTab';
@@ -14,10 +15,10 @@ import { OptOutsTab } from '../admin/OptOutsTab';
 import { OverviewTab } from '../admin/OverviewTab';
 import { ProxyStatsTab } from '../admin/ProxyStatsTab';
 import { UserManagementTab } from '../admin/UserManagementTab';
-import { useRemoteData } from '../admin/useRemoteData';
 import '../admin/admin.css';
 
 const SUCCESS_VISIBLE_MS = 6000;
+const OVERVIEW: StatsQuery = { include: ['stats'] };
 
 export function AdminPage() {
   const { user, refreshUser } = useAuth();
@@ -27,13 +28,14 @@ export function AdminPage() {
   const tab: AdminTabId = isAdminTab(tabParam) ? tabParam : 'overview';
   const [success, setSuccess] = useState('');
   const [error, setError] = useState('');
-  // Bumped after every change an admin makes, so each tab reloads the data it shows.
-  const [version, setVersion] = useState(0);
+  const queryClient = useQueryClient();
+  // A user or credit change shows in the user lists, the overview's figures and the activity log alike.
   const changed = useCallback(() => {
-    setVersion((v) => v + 1);
+    void queryClient.invalidateQueries({ queryKey: adminKeys.statsAll });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.activityAll });
     // The admin may have changed their own credits: the header's balance follows.
     void refreshUser();
-  }, [refreshUser]);
+  }, [queryClient, refreshUser]);
 
   const notices = useMemo<Notices>(() => ({
     success: (message) => { setError(''); setSuccess(message); },
@@ -48,10 +50,7 @@ export function AdminPage() {
   }, [success]);
 
   // Admin data is fetched only for admins.
-  const overview = useRemoteData(() => fetchEnhancedStats({ include: ['stats'] }), String(version), admin);
-  useEffect(() => {
-    if (overview.failure) setError(errorDetail(overview.failure, 'Failed to fetch admin data'));
-  }, [overview.failure]);
+  const overview = useQuery({ queryKey: adminKeys.stats(OVERVIEW), queryFn: () => fetchEnhancedStats(OVERVIEW), enabled: admin });
 
   if (!user || !admin) {
     return (
@@ -73,21 +72,26 @@ export function AdminPage() {
           <p className="muted">Complete system management and analytics</p>
         </header>
         <NoticeBanners success={success} error={error} onDismiss={notices.clear} />
-        {!overview.data && overview.loading ? (
+        {overview.isPending ? (
           <div className="admin-loading" role="status"><span className="spinner" aria-hidden="true" />Loading admin data...</div>
         ) : (
           <>
             <AdminTabs active={tab} onSelect={selectTab} />
             <div id="admin-tab-panel" role="tabpanel" aria-labelledby={`admin-tab-${tab}`}>
               {tab === 'overview' && (overview.data?.stats ? <OverviewTab stats={overview.data.stats} /> : (
-                <p className="muted">The overview could not be loaded. <button type="button" className="btn btn-secondary btn-sm" onClick={overview.reload}>Try again</button></p>
+                <div className="alert alert-error" role="alert">
+                  The overview could not be loaded: {errorDetail(overview.error, 'Failed to fetch admin data')}{' '}
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => void overview.refetch()} disabled={overview.isFetching}>
+                    {overview.isFetching ? 'Trying...' : 'Try again'}
+                  </button>
+                </div>
               ))}
-              {tab === 'users' && <UserManagementTab currentUserId={user.id} version={version} onChanged={changed} />}
+              {tab === 'users' && <UserManagementTab currentUserId={user.id} onChanged={changed} />}
               {tab === 'decodo' && <ProxyStatsTab />}
-              {tab === 'activity' && <ActivityLogsTab version={version} />}
-              {tab === 'contacts' && <ContactFormsTab version={version} />}
-              {tab === 'credits' && <CreditManagerTab version={version} onChanged={changed} />}
-              {tab === 'opt-outs' && <OptOutsTab version={version} />}
+              {tab === 'activity' && <ActivityLogsTab />}
+              {tab === 'contacts' && <ContactFormsTab />}
+              {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
+              {tab === 'opt-outs' && <OptOutsTab version={0} />}
             </div>
           </>
         )}
