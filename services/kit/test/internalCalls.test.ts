@@ -57,6 +57,13 @@ describe('service-to-service calls', () => {
     expect(billing.hits).toHaveLength(2);
   });
 
+  it('tries a read once when its caller has a quicker fallback (retry: false)', async () => {
+    billing.plan = ['hang'];
+    const error = await failure(client().call('billing', 'GET', '/internal/balances/u4', { timeoutMs: 200, retry: false }));
+    expect(error).toMatchObject({ statusCode: 503, code: 'upstream_unavailable' });
+    expect(billing.hits).toHaveLength(1);
+  });
+
   it('tries again a write its caller marks idempotent', async () => {
     billing.plan = [503];
     const body = { user_id: 'u', amount: 5, ref: 'search:s', idempotency_key: 'search:s:hold' };

@@ -15,7 +15,7 @@ export function creditBalances(db: Db, internal: InternalClient, billingConfigur
     async of(userId: string): Promise<number> {
       if (!billingConfigured) return lastSeen(userId);
       try {
-        const res = await internal.call<{ balance: number }>('billing', 'GET', `/internal/balances/${userId}`, { timeoutMs: 800 });
+        const res = await internal.call<{ balance: number }>('billing', 'GET', `/internal/balances/${userId}`, { timeoutMs: 800, retry: false });
         return res.balance;
       } catch (err) {
         log.warn({ err: (err as Error).message, userId }, 'billing balance unavailable; serving the last seen balance');

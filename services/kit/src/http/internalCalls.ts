@@ -32,6 +32,8 @@ export interface InternalCallOptions {
    * Default: true for GET, false otherwise.
    */
   idempotent?: boolean;
+  /** false: one attempt even for an idempotent call (its caller has a quicker fallback than a retry). */
+  retry?: boolean;
 }
 
 export interface InternalClientOptions {
@@ -84,7 +86,7 @@ export class InternalClient {
     const attempt = () => this.attempt<T>(service, method, url, options);
     try {
       // The breaker counts calls, each after its retries: one slow blip is not an outage.
-      return await this.breakerOf(service).execute(() => ((options.idempotent ?? method === 'GET') ? this.retry.execute(attempt) : attempt()));
+      return await this.breakerOf(service).execute(() => ((options.retry !== false && (options.idempotent ?? method === 'GET')) ? this.retry.execute(attempt) : attempt()));
     } catch (err) {
       if (err instanceof BrokenCircuitError) {
         throw serviceUnavailable(`The ${service} service is unavailable: its last calls failed; trying it again shortly`, 'upstream_circuit_open');
