@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ApiKeySummary, CreatedApiKey } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { copyText } from '../affiliate/copyText';
-import { apiKeysQuery, createApiKey, revokeApiKey } from './apiKeysApi';
+import { createApiKey, listApiKeys, revokeApiKey } from './apiKeysApi';
 import './apiKeys.css';
 
 const EXPIRY_CHOICES = [
@@ -16,10 +15,21 @@ const EXPIRY_CHOICES = [
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : none);
 
 /** The Developers page's API keys: create one (its secret shown once), list them, revoke one. */
-export function ApiKeysSection() {
-  const list = useQuery(apiKeysQuery);
-  const keys = list.data;
+export function ApiKeysSection({ onKeysChange }: { onKeysChange?(keys: ApiKeySummary[]): void }) {
+  const [keys, setKeys] = useState<ApiKeySummary[] | null>(null);
+  const [error, setError] = useState('');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const list = await listApiKeys();
+      setKeys(list);
+      onKeysChange?.(list);
+    } catch (err) {
+      setError(errorDetail(err, 'Could not load your API keys.'));
+    }
+  }, [onKeysChange]);
+  useEffect(() => { void load(); }, [load]);
 
   return (
     <section className="card api-keys-section" aria-labelledby="api-keys-heading">
@@ -31,10 +41,9 @@ export function ApiKeysSection() {
         with the header <code>X-API-Key</code>. It cannot change your account, manage keys or buy credits.
         A password reset revokes every key; so does a password change, unless you choose to keep them.
       </p>
-      {list.isError && <div className="alert alert-error" role="alert">{errorDetail(list.error, 'Could not load your API keys.')}</div>}
+      {error && <div className="alert alert-error" role="alert">{error}</div>}
       {created && <KeyOnce apiKey={created} onDone={() => setCreated(null)} />}
-      <CreateKeyForm onCreated={setCreated} />
-      {list.isPending && <p className="muted">Loading your API keys…</p>}
+      <CreateKeyForm onCreated={(key) => { setCreated(key); void load(); }} />
       {keys && keys.length === 0 && <p className="muted">No API keys yet.</p>}
       {keys && keys.length > 0 && (
         <table className="api-keys-table">
@@ -42,7 +51,7 @@ export function ApiKeysSection() {
             <tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Expires</th><th aria-label="Actions" /></tr>
           </thead>
           <tbody>
-            {keys.map((key) => <KeyRow key={key.id} apiKey={key} />)}
+            {keys.map((key) => <KeyRow key={key.id} apiKey={key} onRevoked={() => void load()} />)}
           </tbody>
         </table>
       )}
@@ -53,31 +62,29 @@ export function ApiKeysSection() {
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
   const [name, setName] = useState('');
   const [days, setDays] = useState(0);
-  const [invalid, setInvalid] = useState('');
-  const queryClient = useQueryClient();
-  const create = useMutation({
-    mutationFn: createApiKey,
-    onSuccess: (key) => {
-      onCreated(key);
-      setName('');
-      return queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey });
-    },
-  });
-  const error = invalid || (create.isError ? errorDetail(create.error, 'Could not create the key; please try again.') : '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
 
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) {
-      setInvalid('Please give the key a name, e.g. the tool that will use it.');
-      create.reset();
+      setError('Please give the key a name, e.g. the tool that will use it.');
       return;
     }
-    setInvalid('');
-    create.mutate({ name: name.trim(), ...(days ? { expires_in_days: days } : {}) });
+    setBusy(true);
+    setError('');
+    try {
+      onCreated(await createApiKey({ name: name.trim(), ...(days ? { expires_in_days: days } : {}) }));
+      setName('');
+    } catch (err) {
+      setError(errorDetail(err, 'Could not create the key; please try again.'));
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
-    <form className="api-key-form" onSubmit={submit} aria-label="Create an API key" noValidate>
+    <form className="api-key-form" onSubmit={(e) => void submit(e)} aria-label="Create an API key" noValidate>
       <div className="field">
         <label htmlFor="api-key-name">Name</label>
         <input id="api-key-name" maxLength={80} placeholder="CRM sync" value={name} onChange={(e) => setName(e.target.value)} />
@@ -88,7 +95,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
           {EXPIRY_CHOICES.map((choice) => <option key={choice.days} value={choice.days}>{choice.label}</option>)}
         </select>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create key'}</button>
+      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Creating…' : 'Create key'}</button>
       {error && <div className="alert alert-error api-key-form-error" role="alert">{error}</div>}
     </form>
   );
@@ -112,15 +119,22 @@ function KeyOnce({ apiKey, onDone }: { apiKey: CreatedApiKey; onDone(): void }) 
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKeySummary }) {
+function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeySummary; onRevoked(): void }) {
   const [confirming, setConfirming] = useState(false);
-  const queryClient = useQueryClient();
-  // Pending until the list without this key has arrived, so the row never flickers back to idle.
-  const revoke = useMutation({
-    mutationFn: () => revokeApiKey(apiKey.id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey }),
-  });
-  const busy = revoke.isPending;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const revoke = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      await revokeApiKey(apiKey.id);
+      onRevoked();
+    } catch (err) {
+      setError(errorDetail(err, 'Could not revoke the key; please try again.'));
+      setBusy(false);
+    }
+  };
 
   return (
     <tr data-testid="api-key-row">
@@ -134,11 +148,11 @@ function KeyRow({ apiKey }: { apiKey: ApiKeySummary }) {
         {confirming && (
           <span className="api-key-confirm" role="group" aria-label={`Revoke ${apiKey.name}?`}>
             <span>Revoke? Scripts using it stop at once.</span>
-            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => revoke.mutate()}>Yes, revoke</button>
+            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void revoke()}>Yes, revoke</button>
             <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => setConfirming(false)}>Keep</button>
           </span>
         )}
-        {revoke.isError && <span className="api-key-error" role="alert">{errorDetail(revoke.error, 'Could not revoke the key; please try again.')}</span>}
+        {error && <span className="api-key-error" role="alert">{error}</span>}
       </td>
     </tr>
   );
