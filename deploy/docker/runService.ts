@@ -1,9 +1,14 @@
 /**
  * The container entry point: runs ONE service of the workspace by name (a cluster pod runs one
- * service; `npm start` runs them all in one process through stack/).
+ * service; `npm start` runs them all in one process through stack/). Production runs it compiled
+ * (`npm run build:services`), the services' compiled packages chosen by the leadforge-dist condition:
  *
- *   node --import tsx deploy/docker/runService.ts <service>                 serve
- *   node --import tsx deploy/docker/runService.ts <service> --migrate-only  migrate its database, exit
+ *   node --conditions=leadforge-dist --enable-source-maps deploy/docker/dist/runService.js <service>
+ *
+ * and from the sources, as the tests do, `node --import tsx deploy/docker/runService.ts <service>`.
+ *
+ *   runService <service>                 serve
+ *   runService <service> --migrate-only  migrate its database, exit
  *   ... --migrate-only --if-database-exists   the same, but exit 0 when no database URL is configured
  *       yet (a service added in a Helm upgrade: its operator-made database appears during the
  *       upgrade, and the service migrates it at its first start)
@@ -15,11 +20,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { ConfigError, databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
 
-const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+/** Compiled, this file is deploy/docker/dist/runService.js and the services are their dist/index.js. */
+const COMPILED = import.meta.url.endsWith('.js');
+const ROOT = fileURLToPath(new URL(COMPILED ? '../../..' : '../..', import.meta.url));
 
 export interface Invocation {
   service: ServiceName;
@@ -44,8 +52,9 @@ export function parseInvocation(argv: string[], env: NodeJS.ProcessEnv): Invocat
 }
 
 export async function loadDefinition(service: ServiceName, root = ROOT): Promise<ServiceDefinition> {
-  const entry = path.join(root, 'services', service, 'src', 'index.ts');
-  if (!fs.existsSync(entry)) throw new Error(`The ${service} service is not in this image (no services/${service}/src/index.ts)`);
+  const relative = path.join('services', service, ...(COMPILED ? ['dist', 'index.js'] : ['src', 'index.ts']));
+  const entry = path.join(root, relative);
+  if (!fs.existsSync(entry)) throw new Error(`The ${service} service is not in this image (no ${relative})`);
   const module = await import(entry);
   return module.default as ServiceDefinition;
 }

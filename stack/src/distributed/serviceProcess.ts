@@ -1,9 +1,8 @@
 import path from 'node:path';
+import { COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../../../scripts/buildServices.mjs';
 import { spawnServer, waitUntilReady } from '../infra/serverProcess.ts';
 
 const ROOT = path.resolve(new URL('../../..', import.meta.url).pathname);
-/** The image's entry point (deploy/docker/service.Dockerfile), run through tsx as locally everywhere. */
-const ENTRY = path.join(ROOT, 'deploy', 'docker', 'runService.ts');
 
 export interface ServiceProcess {
   /** `auth`, or `scraper-2` for a replica. */
@@ -19,8 +18,12 @@ export interface ServiceProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * The image's entry point (deploy/docker/service.Dockerfile) as the image runs it: compiled JavaScript
+ * (`npm run build:services`, which start:distributed runs when the sources changed), no loader.
+ */
 const runService = (args: string[], env: NodeJS.ProcessEnv, logFile: string) =>
-  spawnServer(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, env, logFile });
+  spawnServer(process.execPath, [...COMPILED_NODE_OPTIONS, COMPILED_ENTRY, ...args], { cwd: ROOT, env, logFile });
 
 /** `runService.ts <service> --migrate-only`: the chart's pre-upgrade Job. */
 export async function migrateService(service: string, env: NodeJS.ProcessEnv, logFile: string): Promise<void> {

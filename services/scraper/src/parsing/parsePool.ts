@@ -2,7 +2,9 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { PageJob, PageOutcome, PageTask } from './pageParseWorker.ts';
 
-const WORKER_FILE = new URL('./pageParseWorker.ts', import.meta.url).href;
+// Compiled for production (dist/*.js), the worker is JavaScript too and needs no loader.
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_FILE = new URL(COMPILED ? './pageParseWorker.js' : './pageParseWorker.ts', import.meta.url).href;
 
 // A page's DOM takes a few times its size; a worker past this is stopped, not the process.
 const WORKER_HEAP_MB = 256;
@@ -15,6 +17,7 @@ const WORKER_HEAP_MB = 256;
  */
 function workerExecArgv(): string[] {
   const argv = process.execArgv;
+  if (COMPILED) return [...argv];
   const loadsTsx = argv.some((arg, i) => (/^--(import|loader|require)$/.test(arg) && /tsx/.test(argv[i + 1] ?? '')) || /^--(import|loader|require)=.*tsx/.test(arg));
   return loadsTsx ? [...argv] : [...argv, '--import', 'tsx'];
 }

@@ -1,0 +1,105 @@
+// Compiles the services to JavaScript for production (`npm run build:services`; `npm run start:distributed`
+// and the service image run the result): every workspace under services/ gets a dist/ beside its src/
+// (src/x.ts -> dist/x.js, the files that are not TypeScript copied alongside, so paths taken from
+// import.meta.url still find migrations and workers), and deploy/docker/dist/runService.js. Packages
+// resolve to dist/ under the `leadforge-dist` export condition, which the production command line sets.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(new URL('..', import.meta.url).pathname);
+const compiled = path.join(root, 'dist', 'compiled');
+const stamp = path.join(root, 'dist', 'services.built');
+const lock = path.join(root, 'dist', 'services.lock');
+const workspaces = fs.readdirSync(path.join(root, 'services')).filter((name) => fs.existsSync(path.join(root, 'services', name, 'src')));
+const sources = [...workspaces.map((name) => path.join(root, 'services', name, 'src')), path.join(root, 'deploy', 'docker', 'runService.ts'), path.join(root, 'deploy', 'docker', 'tsconfig.build.json'), path.join(root, 'tsconfig.base.json')];
+
+/** The node options production runs the compiled services with. */
+export const COMPILED_NODE_OPTIONS = ['--conditions=leadforge-dist', '--enable-source-maps'];
+export const COMPILED_ENTRY = path.join(root, 'deploy', 'docker', 'dist', 'runService.js');
+
+function newestMtime(file) {
+  const stat = fs.statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...fs.readdirSync(file).map((entry) => newestMtime(path.join(file, entry))));
+}
+
+function copyAssets(from, to) {
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyAssets(source, path.join(to, entry.name));
+    else if (!entry.name.endsWith('.ts')) {
+      fs.mkdirSync(to, { recursive: true });
+      fs.copyFileSync(source, path.join(to, entry.name));
+    }
+  }
+}
+
+export function servicesAreStale() {
+  return !fs.existsSync(stamp) || Math.max(...sources.map(newestMtime)) > fs.statSync(stamp).mtimeMs;
+}
+
+/** Compiles with tsc and moves each workspace's output into place. Throws when tsc fails. */
+export function buildServices() {
+  fs.rmSync(compiled, { recursive: true, force: true });
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'deploy', 'docker', 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
+  // TS2877: a package subpath such as '@leadforge/kit/outbound/networkGuard.ts' is not rewritten; the
+  // kit's export map sends `./*.ts` to `./dist/*.js` under the leadforge-dist condition instead.
+  const errors = `${tsc.stdout}${tsc.stderr}`.split('\n').filter((line) => line.trim() && !line.includes('error TS2877'));
+  if (tsc.status !== 0 && errors.length > 0) throw new Error(`tsc failed:\n${errors.join('\n')}`);
+  for (const name of workspaces) {
+    const dist = path.join(root, 'services', name, 'dist');
+    fs.rmSync(dist, { recursive: true, force: true });
+    fs.renameSync(path.join(compiled, 'services', name, 'src'), dist);
+    copyAssets(path.join(root, 'services', name, 'src'), dist);
+  }
+  const entryDir = path.dirname(COMPILED_ENTRY);
+  fs.rmSync(entryDir, { recursive: true, force: true });
+  fs.mkdirSync(entryDir, { recursive: true });
+  for (const file of ['runService.js', 'runService.js.map']) fs.renameSync(path.join(compiled, 'deploy', 'docker', file), path.join(entryDir, file));
+  fs.rmSync(compiled, { recursive: true, force: true });
+  fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Builds when a source is newer than the last build; one build at a time across processes (tests start several products). */
+export async function buildServicesIfStale(log = console.log) {
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch {
+      const holder = Number(fs.readFileSync(lock, 'utf8'));
+      // A builder that died leaves its lock behind.
+      if (!holder || !alive(holder)) fs.rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    if (!servicesAreStale()) return;
+    log('Compiling the services to JavaScript (first start or sources changed)...');
+    const started = Date.now();
+    buildServices();
+    log(`  compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  try {
+    buildServices();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
