@@ -1,13 +1,13 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { OptOutEntry, OptOutPreview, OptOutScope, OptOutStatus } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { decideOptOut, fetchOptOuts, previewOptOut, type OptOutDecision } from '../optOut/optOutApi';
+import { decideOptOut, fetchOptOuts, optOutKeys, previewOptOut, type OptOutDecision, type OptOutListQuery } from '../optOut/optOutApi';
 import { dateTime, whole } from './format';
 import { useNotices } from './notices';
 import { Pager } from './Pager';
 import { useConfirm } from './useConfirm';
 import { useDebounced } from './useDebounced';
-import { useRemoteData } from './useRemoteData';
 
 const PAGE_SIZE = 20;
 
@@ -46,29 +46,41 @@ function Coverage({ entry }: { entry: OptOutEntry }) {
 }
 
 /** Opt-out requests (websites wait here for a decision) and the list of what is suppressed now. */
-export function OptOutsTab({ version }: { version: number }) {
+export function OptOutsTab() {
   const notices = useNotices();
+  const queryClient = useQueryClient();
   const [confirm, confirmDialog] = useConfirm();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState('');
-  const [changes, setChanges] = useState(0);
+  /** The request whose preview is being read before its approval is confirmed. */
+  const [previewing, setPreviewing] = useState('');
   const q = useDebounced(search.trim());
-  const list = useRemoteData(() => fetchOptOuts({ q, page, page_size: PAGE_SIZE }), JSON.stringify([q, page, version, changes]));
+  const query: OptOutListQuery = { q, page, page_size: PAGE_SIZE };
+  const list = useQuery({ queryKey: optOutKeys.list(query), queryFn: () => fetchOptOuts(query), placeholderData: keepPreviousData });
+  const decision = useMutation({
+    mutationFn: ({ entry, decision, scope }: { entry: OptOutEntry; decision: OptOutDecision; scope: OptOutScope }) => decideOptOut(entry.id, decision, scope),
+    onSuccess: (_, made) => {
+      notices.success(DONE[made.decision]);
+      return queryClient.invalidateQueries({ queryKey: optOutKeys.all });
+    },
+    onError: (err) => notices.error(errorDetail(err, 'The request could not be updated')),
+  });
+  const busyId = previewing || (decision.isPending ? decision.variables.entry.id : '');
   const requests = list.data?.requests ?? [];
   const suppressed = list.data?.suppressed ?? [];
 
   /** Before an approval the administrator sees what it will blank, and confirms. */
   async function confirmApproval(entry: OptOutEntry, scope: OptOutScope): Promise<boolean> {
-    setBusy(entry.id);
+    setPreviewing(entry.id);
     let preview: OptOutPreview;
     try {
-      preview = await previewOptOut(entry.id, scope);
+      // Always read afresh: leads are blanked by other approvals and new searches all the time.
+      preview = await queryClient.fetchQuery({ queryKey: optOutKeys.preview(entry.id, scope), queryFn: () => previewOptOut(entry.id, scope), staleTime: 0 });
     } catch (err) {
       notices.error(errorDetail(err, 'Could not tell what this approval would blank'));
       return false;
     } finally {
-      setBusy('');
+      setPreviewing('');
     }
     return confirm({
       title: scope === 'domain' ? `Widen to all of ${preview.value}?` : `Approve the opt-out of ${preview.value}?`,
@@ -78,24 +90,15 @@ export function OptOutsTab({ version }: { version: number }) {
     });
   }
 
-  async function decide(entry: OptOutEntry, decision: OptOutDecision, scope: OptOutScope = 'host') {
-    if (decision === 'lift' && !(await confirm({
+  async function decide(entry: OptOutEntry, choice: OptOutDecision, scope: OptOutScope = 'host') {
+    if (choice === 'lift' && !(await confirm({
       title: 'Lift this suppression?',
       message: 'Its contacts will appear again in new searches and in past searches and exports.',
       confirmLabel: 'Lift',
       danger: true,
     }))) return;
-    if (decision === 'approve' && !(await confirmApproval(entry, scope))) return;
-    setBusy(entry.id);
-    try {
-      await decideOptOut(entry.id, decision, scope);
-      notices.success(DONE[decision]);
-      setChanges((n) => n + 1);
-    } catch (err) {
-      notices.error(errorDetail(err, 'The request could not be updated'));
-    } finally {
-      setBusy('');
-    }
+    if (choice === 'approve' && !(await confirmApproval(entry, scope))) return;
+    decision.mutate({ entry, decision: choice, scope });
   }
 
   return (
@@ -108,10 +111,10 @@ export function OptOutsTab({ version }: { version: number }) {
         </div>
       </div>
 
-      <section className="card admin-section" aria-labelledby="admin-opt-outs-heading" aria-busy={list.loading}>
+      <section className="card admin-section" aria-labelledby="admin-opt-outs-heading" aria-busy={list.isFetching}>
         <h2 id="admin-opt-outs-heading">Opt-out requests {list.data && <span className="muted">({whole(list.data.total)})</span>}</h2>
-        {list.failure ? <p className="alert alert-error">{errorDetail(list.failure, 'Failed to fetch opt-outs')}</p> : null}
-        {!list.data && list.loading ? <p className="muted">Loading opt-outs...</p> : requests.length === 0 ? (
+        {list.isError ? <p className="alert alert-error">{errorDetail(list.error, 'Failed to fetch opt-outs')}</p> : null}
+        {list.isPending ? <p className="muted">Loading opt-outs...</p> : list.isError && !list.data ? null : requests.length === 0 ? (
           <p className="muted">{q ? 'No opt-outs match this search' : 'No opt-out requests yet'}</p>
         ) : (
           <div className="admin-table-wrap">
@@ -132,15 +135,15 @@ export function OptOutsTab({ version }: { version: number }) {
                       <div className="admin-actions">
                         {entry.status === 'pending' && (
                           <>
-                            <button type="button" className="btn btn-primary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'approve')}>Approve</button>
+                            <button type="button" className="btn btn-primary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'approve')}>Approve</button>
                             {entry.widens_to && (
-                              <button type="button" className="btn btn-secondary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'approve', 'domain')}>Widen to {entry.widens_to}</button>
+                              <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'approve', 'domain')}>Widen to {entry.widens_to}</button>
                             )}
-                            <button type="button" className="btn btn-secondary btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'reject')}>Reject</button>
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'reject')}>Reject</button>
                           </>
                         )}
                         {entry.status !== 'lifted' && (
-                          <button type="button" className="btn btn-danger-outline btn-sm" disabled={busy === entry.id} onClick={() => decide(entry, 'lift')}>Lift</button>
+                          <button type="button" className="btn btn-danger-outline btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'lift')}>Lift</button>
                         )}
                       </div>
                     </td>
@@ -150,12 +153,12 @@ export function OptOutsTab({ version }: { version: number }) {
             </table>
           </div>
         )}
-        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPage={setPage} busy={list.loading} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPage={setPage} busy={list.isFetching} />
       </section>
 
       <section className="card admin-section" aria-labelledby="admin-suppressed-heading">
         <h2 id="admin-suppressed-heading">Suppression list {list.data && <span className="muted">({whole(suppressed.length)})</span>}</h2>
-        {suppressed.length === 0 ? <p className="muted">Nothing is suppressed{q ? ' that matches this search' : ''}</p> : (
+        {!list.data ? null : suppressed.length === 0 ? <p className="muted">Nothing is suppressed{q ? ' that matches this search' : ''}</p> : (
           <ul className="admin-suppressed" data-testid="suppression-list">
             {suppressed.map((s) => (
               <li key={`${s.kind}:${s.value}:${s.opt_out_id}`}><span className="admin-badge">{s.kind}</span> <span>{s.value}</span></li>

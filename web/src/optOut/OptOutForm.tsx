@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { OptOutStatus } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
@@ -11,27 +12,29 @@ type Form = typeof EMPTY;
 /** The public form: any of email, phone or website, and an optional reason. */
 export function OptOutForm({ onDone }: { onDone(status: OptOutStatus): void }) {
   const [form, setForm] = useState<Form>(EMPTY);
-  const [error, setError] = useState('');
-  const [sending, setSending] = useState(false);
+  const [invalid, setInvalid] = useState('');
   const reasonId = useId();
+  const send = useMutation({
+    mutationFn: requestOptOut,
+    onSuccess: ({ status }) => {
+      setForm(EMPTY);
+      onDone(status);
+    },
+  });
+  const error = invalid || (send.isError ? errorDetail(send.error, 'Your request could not be sent. Please try again.') : '');
 
   const update = (field: keyof Form) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.email.trim() && !form.phone.trim() && !form.website.trim()) return setError('Please give an email address, a phone number or a website');
-    setError('');
-    setSending(true);
-    try {
-      const { status } = await requestOptOut(form);
-      setForm(EMPTY);
-      onDone(status);
-    } catch (err) {
-      setError(errorDetail(err, 'Your request could not be sent. Please try again.'));
-    } finally {
-      setSending(false);
+    if (!form.email.trim() && !form.phone.trim() && !form.website.trim()) {
+      setInvalid('Please give an email address, a phone number or a website');
+      send.reset();
+      return;
     }
+    setInvalid('');
+    send.mutate(form);
   };
 
   return (
@@ -44,8 +47,8 @@ export function OptOutForm({ onDone }: { onDone(status: OptOutStatus): void }) {
         <label htmlFor={reasonId}>Reason (optional)</label>
         <textarea id={reasonId} name="reason" rows={3} maxLength={2000} value={form.reason} onChange={update('reason')} />
       </div>
-      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={sending}>
-        {sending ? 'Sending...' : 'Remove my details'}
+      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={send.isPending}>
+        {send.isPending ? 'Sending...' : 'Remove my details'}
       </button>
     </form>
   );

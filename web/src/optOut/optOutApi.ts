@@ -8,7 +8,20 @@ export async function requestOptOut(form: Required<Pick<OptOutRequest, 'email' |
   return (await api.post<OptOutResponse>('/api/opt-out', body)).data;
 }
 
-export async function fetchOptOuts(params: { q?: string; page: number; page_size: number }): Promise<AdminOptOutList> {
+export interface OptOutListQuery {
+  q?: string;
+  page: number;
+  page_size: number;
+}
+
+/** Query keys of the admin's opt-out views; a decision marks the list and every preview stale. */
+export const optOutKeys = {
+  all: ['admin', 'opt-outs'] as const,
+  list: (query: OptOutListQuery) => ['admin', 'opt-outs', 'list', query] as const,
+  preview: (id: string, scope: OptOutScope) => ['admin', 'opt-outs', 'preview', id, scope] as const,
+};
+
+export async function fetchOptOuts(params: OptOutListQuery): Promise<AdminOptOutList> {
   return (await api.get<AdminOptOutList>('/api/admin/opt-outs', { params: params.q ? params : { page: params.page, page_size: params.page_size } })).data;
 }
 

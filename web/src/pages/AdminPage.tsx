@@ -91,7 +91,7 @@ export function AdminPage() {
               {tab === 'activity' && <ActivityLogsTab />}
               {tab === 'contacts' && <ContactFormsTab />}
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
-              {tab === 'opt-outs' && <OptOutsTab version={0} />}
+              {tab === 'opt-outs' && <OptOutsTab />}
             </div>
           </>
         )}
