@@ -54,5 +54,19 @@ for (const kind of kinds) {
       const other = await t.call('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['lead_search.completed'] }, t.auth.tokenFor(`kept-${kind}`));
       expect(other.status).toBe(201);
     });
+
+    it('gives back the credits of a search whose account was erased while billing held them, and keeps no search', async () => {
+      const userId = `erased-while-holding-${kind}`;
+      t.billing.setBalance(userId, 30);
+      t.billing.beforeHold = async () => {
+        t.billing.beforeHold = null;
+        await erase(userId);
+      };
+      const search = await t.call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 5 }, t.auth.tokenFor(userId));
+      expect(search).toMatchObject({ status: 401, body: { code: 'account_inactive' } });
+      expect(t.billing.balanceOf(userId)).toBe(30);
+      expect(t.billing.reservations().filter((r) => r.user_id === userId).map((r) => r.status)).toEqual(['released']);
+      expect(await t.svc.ctx.db('lead_searches').where({ user_id: userId })).toEqual([]);
+    });
   });
 }

@@ -18,6 +18,8 @@ export interface StandInBilling {
   loseAnswers: number;
   /** Requests seen, by route, for assertions about who called what. */
   calls: string[];
+  /** When set, awaited before a hold is made: lets a test act while a search waits for its credits. */
+  beforeHold: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startStandInBilling(internalToken: string): Promise<StandI
     down: false,
     loseAnswers: 0,
     calls,
+    beforeHold: null,
     setBalance: (userId, credits) => { balances.set(userId, credits); },
     balanceOf: (userId) => balances.get(userId) ?? 0,
     reservations: () => [...byId.values()],
@@ -73,6 +76,7 @@ export async function startStandInBilling(internalToken: string): Promise<StandI
       return send(200, { user_id: match[1], balance: balances.get(match[1]) ?? 0 });
     }
     if (req.method === 'POST' && url === '/internal/reservations') {
+      await state.beforeHold?.();
       const existing = byKey.get(body.idempotency_key);
       if (existing) return send(200, answer(existing));
       const have = balances.get(body.user_id) ?? 0;
