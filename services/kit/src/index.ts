@@ -1,3 +1,4 @@
+export * from './environment.ts';
 export * from './config.ts';
 export * from './errors.ts';
 export * from './service.ts';

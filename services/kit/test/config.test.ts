@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadKitConfig, readInt, readBool, standInsAllowed } from '../src/config.ts';
+import { loadKitConfig, standInsAllowed } from '../src/config.ts';
+import { readBool, readInt } from '../src/environment.ts';
 
 describe('configuration', () => {
   it('names the variable that is missing in production', () => {
