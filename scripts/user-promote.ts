@@ -1,7 +1,8 @@
 // `npm run user:promote -- EMAIL`: makes an existing account an administrator.
 // Run it with the product stopped: the embedded database belongs to one process at a time.
 import { loadKitConfig, migrate, openDatabase } from '@leadforge/kit';
-import { promoteAdmins, normaliseEmail } from '../services/auth/src/domain/users.ts';
+import { promoteAdmins } from '../services/auth/src/domain/users.ts';
+import { normaliseEmail } from '../services/auth/src/domain/emailAddress.ts';
 
 const email = process.argv[2];
 if (!email || !email.includes('@')) {

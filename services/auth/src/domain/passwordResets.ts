@@ -5,7 +5,8 @@ import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordResetMail } from '../mail/mailMessages.ts';
 import { hashPassword } from './passwords.ts';
 import { replacePassword, type PasswordReplaced } from './passwordChanges.ts';
-import { normaliseEmail, type UserRow } from './users.ts';
+import type { UserRow } from './users.ts';
+import { normaliseEmail } from './emailAddress.ts';
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
 const INVALID_LINK = 'This password reset link is invalid or has expired; please ask for a new one';

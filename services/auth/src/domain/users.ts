@@ -5,7 +5,8 @@ import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadfo
 import type { Role, UserStatus } from '@leadforge/contracts';
 import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
-import { signupGrantWithheld } from './accountDeletion.ts';
+import { normaliseEmail } from './emailAddress.ts';
+import { signupGrantWithheld } from './withheldSignupGrants.ts';
 
 export interface UserRow {
   id: string;
@@ -18,10 +19,6 @@ export interface UserRow {
   session_generation: number;
   notify_search_ready: boolean;
   created_at: Date;
-}
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 export interface Registration {

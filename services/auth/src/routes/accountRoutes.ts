@@ -5,7 +5,8 @@ import {
 } from '@leadforge/contracts';
 import { confirmPasswordReset, requestPasswordReset } from '../domain/passwordResets.ts';
 import { changePassword, updateProfile } from '../domain/passwordChanges.ts';
-import { findUser, normaliseEmail } from '../domain/users.ts';
+import { findUser } from '../domain/users.ts';
+import { normaliseEmail } from '../domain/emailAddress.ts';
 import { deleteAccount } from '../domain/accountDeletion.ts';
 import { exportAccount } from '../domain/accountExport.ts';
 import type { AuthRuntime } from '../runtime.ts';

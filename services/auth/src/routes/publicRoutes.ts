@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '@leadforge/kit';
 import { principalOf, notFound, rateLimited } from '@leadforge/kit';
 import { ErrorBody, LoginRequest, RegisterRequest, SessionResponse, User } from '@leadforge/contracts';
-import { authenticateUser, findUser, normaliseEmail, registerUser } from '../domain/users.ts';
+import { authenticateUser, findUser, registerUser } from '../domain/users.ts';
+import { normaliseEmail } from '../domain/emailAddress.ts';
 import { sessionReplies } from './sessionReplies.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
