@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerHealth, type ReadinessCheck } from '../src/http/health.ts';
 import type { RunningService } from '../src/service.ts';
 import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
@@ -46,6 +46,25 @@ describe('/readyz', () => {
     await sleep(1_600);
     // Its answer arrived meanwhile: the next probe reports it.
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json().checks.bus).toBe(true);
+  });
+
+  it('checks in the background, never starting a check again while one still hangs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let calls = 0;
+      let answer: (up: boolean) => void = () => {};
+      app = Fastify();
+      registerHealth(app, [{ name: 'bus', check: () => { calls++; return new Promise<boolean>((resolve) => { answer = resolve; }); }, gatesReadiness: false }], () => false);
+      // Ten refresh periods while the first check hangs: still that one check.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(calls).toBe(1);
+      answer(true);
+      await vi.advanceTimersByTimeAsync(1_100);
+      expect(calls).toBe(2);
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', checks: { bus: true } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 503 once shutdown starts', async () => {

@@ -39,10 +39,21 @@ function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
 export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[], isShuttingDown: () => boolean): void {
   const lastKnown = new Map<string, boolean>();
   const firstResult = new Map<string, Promise<boolean>>();
+  // A check that outlasted its timeout is waited for again rather than started twice (a frozen broker
+  // would otherwise collect a pending request a second).
+  const inFlight = new Map<string, Promise<boolean>>();
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
 
-  const refresh = (c: ReadinessCheck): Promise<boolean> => within(c.check().catch(() => false), CHECK_TIMEOUT_MS, false).then((pass) => {
+  const runOnce = (c: ReadinessCheck): Promise<boolean> => {
+    let running = inFlight.get(c.name);
+    if (!running) {
+      running = c.check().catch(() => false).finally(() => inFlight.delete(c.name));
+      inFlight.set(c.name, running);
+    }
+    return running;
+  };
+  const refresh = (c: ReadinessCheck): Promise<boolean> => within(runOnce(c), CHECK_TIMEOUT_MS, false).then((pass) => {
     lastKnown.set(c.name, pass);
     dependencyUp.set({ dependency: c.name }, pass ? 1 : 0);
     if (!closed) {
