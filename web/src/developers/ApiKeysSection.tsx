@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import type { ApiKeySummary, CreatedApiKey } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { copyText } from '../affiliate/copyText';
-import { createApiKey, listApiKeys, revokeApiKey } from './apiKeysApi';
+import { apiKeysQuery, createApiKey, revokeApiKey } from './apiKeysApi';
 import './apiKeys.css';
 
 const EXPIRY_CHOICES = [
@@ -15,21 +16,10 @@ const EXPIRY_CHOICES = [
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : none);
 
 /** The Developers page's API keys: create one (its secret shown once), list them, revoke one. */
-export function ApiKeysSection({ onKeysChange }: { onKeysChange?(keys: ApiKeySummary[]): void }) {
-  const [keys, setKeys] = useState<ApiKeySummary[] | null>(null);
-  const [error, setError] = useState('');
+export function ApiKeysSection() {
+  const list = useQuery(apiKeysQuery);
+  const keys = list.data;
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const list = await listApiKeys();
-      setKeys(list);
-      onKeysChange?.(list);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not load your API keys.'));
-    }
-  }, [onKeysChange]);
-  useEffect(() => { void load(); }, [load]);
 
   return (
     <section className="card api-keys-section" aria-labelledby="api-keys-heading">
@@ -41,9 +31,10 @@ export function ApiKeysSection({ onKeysChange }: { onKeysChange?(keys: ApiKeySum
         with the header <code>X-API-Key</code>. It cannot change your account, manage keys or buy credits.
         A password reset revokes every key; so does a password change, unless you choose to keep them.
       </p>
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {list.isError && <div className="alert alert-error" role="alert">{errorDetail(list.error, 'Could not load your API keys.')}</div>}
       {created && <KeyOnce apiKey={created} onDone={() => setCreated(null)} />}
-      <CreateKeyForm onCreated={(key) => { setCreated(key); void load(); }} />
+      <CreateKeyForm onCreated={setCreated} />
+      {list.isPending && <p className="muted">Loading your API keys…</p>}
       {keys && keys.length === 0 && <p className="muted">No API keys yet.</p>}
       {keys && keys.length > 0 && (
         <table className="api-keys-table">
@@ -51,7 +42,7 @@ export function ApiKeysSection({ onKeysChange }: { onKeysChange?(keys: ApiKeySum
             <tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Expires</th><th aria-label="Actions" /></tr>
           </thead>
           <tbody>
-            {keys.map((key) => <KeyRow key={key.id} apiKey={key} onRevoked={() => void load()} />)}
+            {keys.map((key) => <KeyRow key={key.id} apiKey={key} />)}
           </tbody>
         </table>
       )}
@@ -62,29 +53,31 @@ export function ApiKeysSection({ onKeysChange }: { onKeysChange?(keys: ApiKeySum
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
   const [name, setName] = useState('');
   const [days, setDays] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const [invalid, setInvalid] = useState('');
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: createApiKey,
+    onSuccess: (key) => {
+      onCreated(key);
+      setName('');
+      return queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey });
+    },
+  });
+  const error = invalid || (create.isError ? errorDetail(create.error, 'Could not create the key; please try again.') : '');
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) {
-      setError('Please give the key a name, e.g. the tool that will use it.');
+      setInvalid('Please give the key a name, e.g. the tool that will use it.');
+      create.reset();
       return;
     }
-    setBusy(true);
-    setError('');
-    try {
-      onCreated(await createApiKey({ name: name.trim(), ...(days ? { expires_in_days: days } : {}) }));
-      setName('');
-    } catch (err) {
-      setError(errorDetail(err, 'Could not create the key; please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    setInvalid('');
+    create.mutate({ name: name.trim(), ...(days ? { expires_in_days: days } : {}) });
   };
 
   return (
-    <form className="api-key-form" onSubmit={(e) => void submit(e)} aria-label="Create an API key" noValidate>
+    <form className="api-key-form" onSubmit={submit} aria-label="Create an API key" noValidate>
       <div className="field">
         <label htmlFor="api-key-name">Name</label>
         <input id="api-key-name" maxLength={80} placeholder="CRM sync" value={name} onChange={(e) => setName(e.target.value)} />
@@ -95,7 +88,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
           {EXPIRY_CHOICES.map((choice) => <option key={choice.days} value={choice.days}>{choice.label}</option>)}
         </select>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Creating…' : 'Create key'}</button>
+      <button type="submit" className="btn btn-primary" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create key'}</button>
       {error && <div className="alert alert-error api-key-form-error" role="alert">{error}</div>}
     </form>
   );
@@ -119,22 +112,15 @@ function KeyOnce({ apiKey, onDone }: { apiKey: CreatedApiKey; onDone(): void }) 
   );
 }
 
-function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeySummary; onRevoked(): void }) {
+function KeyRow({ apiKey }: { apiKey: ApiKeySummary }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-
-  const revoke = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      await revokeApiKey(apiKey.id);
-      onRevoked();
-    } catch (err) {
-      setError(errorDetail(err, 'Could not revoke the key; please try again.'));
-      setBusy(false);
-    }
-  };
+  const queryClient = useQueryClient();
+  // Pending until the list without this key has arrived, so the row never flickers back to idle.
+  const revoke = useMutation({
+    mutationFn: () => revokeApiKey(apiKey.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey }),
+  });
+  const busy = revoke.isPending;
 
   return (
     <tr data-testid="api-key-row">
@@ -148,11 +134,11 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeySummary; onRevoked(): voi
         {confirming && (
           <span className="api-key-confirm" role="group" aria-label={`Revoke ${apiKey.name}?`}>
             <span>Revoke? Scripts using it stop at once.</span>
-            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void revoke()}>Yes, revoke</button>
+            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => revoke.mutate()}>Yes, revoke</button>
             <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => setConfirming(false)}>Keep</button>
           </span>
         )}
-        {error && <span className="api-key-error" role="alert">{error}</span>}
+        {revoke.isError && <span className="api-key-error" role="alert">{errorDetail(revoke.error, 'Could not revoke the key; please try again.')}</span>}
       </td>
     </tr>
   );

@@ -1,14 +1,13 @@
-import { useCallback, useState } from 'react';
-import type { ApiKeySummary } from '@leadforge/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { apiKeysQuery } from './apiKeysApi';
 import { ApiKeysSection } from './ApiKeysSection';
 import { WebhooksSection } from './WebhooksSection';
 
 /** `/developers`: API keys, webhooks and where the API reference is, for people who build on Leadforge. */
 export function DevelopersPage() {
-  const [keys, setKeys] = useState<ApiKeySummary[]>([]);
-  const onKeysChange = useCallback((list: ApiKeySummary[]) => setKeys(list), []);
+  const keys = useQuery(apiKeysQuery).data;
   const origin = window.location.origin;
-  const prefix = keys[0]?.prefix;
+  const prefix = keys?.[0]?.prefix;
 
   return (
     <div className="container page developers-page">
@@ -18,7 +17,7 @@ export function DevelopersPage() {
         Every call is described in the <a href="/api/docs" target="_blank" rel="noopener">interactive API reference</a>{' '}
         (also as an <a href="/api/openapi.json" target="_blank" rel="noopener">OpenAPI 3.1 document</a>).
       </p>
-      <ApiKeysSection onKeysChange={onKeysChange} />
+      <ApiKeysSection />
       <section className="card api-quickstart" aria-labelledby="api-quickstart-heading">
         <h2 id="api-quickstart-heading">Try it with curl</h2>
         <p className="muted">

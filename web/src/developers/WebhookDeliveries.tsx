@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { WebhookDeliveryAttempt } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { listDeliveries } from './webhooksApi';
+import { listDeliveries, webhookKeys } from './webhooksApi';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -9,41 +9,38 @@ const STATUS_LABELS: Record<WebhookDeliveryAttempt['delivery_status'], string> =
   pending: 'Retrying', delivered: 'Delivered', failed: 'Failed',
 };
 
+/** How long the list looks for a test event's attempt: sent within a second or two, longer to a slow endpoint. */
+const WATCH_MS = 20_000;
+const WATCH_EVERY_MS = 1000;
+
 interface Props {
   endpointId: string;
-  /** Changes when a test event was just sent: the list reloads and watches for its attempt. */
-  version: number;
+  /** The test event just sent (its delivery id and when it was sent): the list is read again every second until its attempt shows. */
+  watch?: { deliveryId: string; sentAt: number };
 }
 
 /** One endpoint's latest attempts: when, which event, the answer (status code or error), how long. */
-export function WebhookDeliveries({ endpointId, version }: Props) {
-  const [attempts, setAttempts] = useState<WebhookDeliveryAttempt[] | null>(null);
-  const [error, setError] = useState('');
-
-  const load = useCallback(async () => {
-    try {
-      setAttempts(await listDeliveries(endpointId));
-      setError('');
-    } catch (err) {
-      setError(errorDetail(err, 'Could not load the deliveries.'));
-    }
-  }, [endpointId]);
-
-  useEffect(() => {
-    void load();
-    if (version === 0) return undefined;
-    // A test event is sent within a second or two (longer if the endpoint is slow): look again a few times.
-    const timers = [1000, 3000, 8000, 15000].map((ms) => setTimeout(() => void load(), ms));
-    return () => timers.forEach(clearTimeout);
-  }, [load, version]);
+export function WebhookDeliveries({ endpointId, watch }: Props) {
+  const deliveries = useQuery({
+    queryKey: webhookKeys.deliveries(endpointId),
+    queryFn: () => listDeliveries(endpointId),
+    // Every attempt is news here: read on every opening.
+    staleTime: 0,
+    refetchInterval: (query) => {
+      if (!watch || Date.now() - watch.sentAt > WATCH_MS) return false;
+      return query.state.data?.some((a) => a.delivery_id === watch.deliveryId) ? false : WATCH_EVERY_MS;
+    },
+  });
+  const attempts = deliveries.data;
 
   return (
     <div className="webhook-deliveries">
       <div className="webhook-deliveries-head">
         <h4>Recent deliveries</h4>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void load()}>Refresh</button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void deliveries.refetch()}>Refresh</button>
       </div>
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {deliveries.isError && <div className="alert alert-error" role="alert">{errorDetail(deliveries.error, 'Could not load the deliveries.')}</div>}
+      {deliveries.isPending && <p className="muted">Loading deliveries…</p>}
       {attempts && attempts.length === 0 && <p className="muted">No deliveries yet. Send a test event, or run a search.</p>}
       {attempts && attempts.length > 0 && (
         <div className="leads-table-wrap">

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENTS, type CreatedWebhookEndpoint, type WebhookEndpoint, type WebhookEventName } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { copyText } from '../affiliate/copyText';
 import { WebhookDeliveries } from './WebhookDeliveries';
-import { createWebhook, deleteWebhook, listWebhooks, sendTestEvent } from './webhooksApi';
+import { createWebhook, deleteWebhook, listWebhooks, sendTestEvent, webhookKeys } from './webhooksApi';
 import './webhooks.css';
 
 const EVENT_HINTS: Record<WebhookEventName, string> = {
@@ -13,18 +14,9 @@ const EVENT_HINTS: Record<WebhookEventName, string> = {
 
 /** The Developers page's webhooks: add an endpoint (its secret shown once), send a test, see deliveries, delete. */
 export function WebhooksSection() {
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
-  const [error, setError] = useState('');
+  const list = useQuery({ queryKey: webhookKeys.endpoints, queryFn: listWebhooks });
+  const endpoints = list.data;
   const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setEndpoints(await listWebhooks());
-    } catch (err) {
-      setError(errorDetail(err, 'Could not load your webhooks.'));
-    }
-  }, []);
-  useEffect(() => { void load(); }, [load]);
 
   return (
     <section className="card webhooks-section" aria-labelledby="webhooks-heading">
@@ -35,14 +27,15 @@ export function WebhooksSection() {
         Leadforge calls your URL when a search ends, signed with the endpoint&apos;s secret
         (<code>Leadforge-Signature</code>). Failed calls are retried for 24 hours with the same <code>Leadforge-Delivery</code> id.
       </p>
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {list.isError && <div className="alert alert-error" role="alert">{errorDetail(list.error, 'Could not load your webhooks.')}</div>}
       {created && <SecretOnce endpoint={created} onDone={() => setCreated(null)} />}
-      <AddWebhookForm onCreated={(endpoint) => { setCreated(endpoint); void load(); }} />
+      <AddWebhookForm onCreated={setCreated} />
+      {list.isPending && <p className="muted">Loading your webhooks…</p>}
       {endpoints && endpoints.length === 0 && <p className="muted">No webhook endpoints yet.</p>}
       {endpoints && endpoints.length > 0 && (
         <ul className="webhook-list">
           {endpoints.map((endpoint) => (
-            <WebhookItem key={endpoint.id} endpoint={endpoint} onDeleted={() => void load()} />
+            <WebhookItem key={endpoint.id} endpoint={endpoint} />
           ))}
         </ul>
       )}
@@ -53,32 +46,34 @@ export function WebhooksSection() {
 function AddWebhookForm({ onCreated }: { onCreated(endpoint: CreatedWebhookEndpoint): void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventName[]>([...WEBHOOK_EVENTS]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const [invalid, setInvalid] = useState('');
+  const queryClient = useQueryClient();
+  const add = useMutation({
+    mutationFn: createWebhook,
+    onSuccess: (endpoint) => {
+      onCreated(endpoint);
+      setUrl('');
+      return queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints });
+    },
+  });
+  const error = invalid || (add.isError ? errorDetail(add.error, 'Could not add this webhook; please try again.') : '');
 
   const toggle = (event: WebhookEventName) =>
     setEvents((current) => (current.includes(event) ? current.filter((e) => e !== event) : [...current, event]));
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!events.length) {
-      setError('Choose at least one event.');
+      setInvalid('Choose at least one event.');
+      add.reset();
       return;
     }
-    setBusy(true);
-    setError('');
-    try {
-      onCreated(await createWebhook({ url: url.trim(), events }));
-      setUrl('');
-    } catch (err) {
-      setError(errorDetail(err, 'Could not add this webhook; please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    setInvalid('');
+    add.mutate({ url: url.trim(), events });
   };
 
   return (
-    <form className="webhook-form" onSubmit={(e) => void submit(e)} aria-label="Add a webhook endpoint">
+    <form className="webhook-form" onSubmit={submit} aria-label="Add a webhook endpoint">
       <div className="field">
         <label htmlFor="webhook-url">Endpoint URL</label>
         <input id="webhook-url" type="url" required maxLength={2048} placeholder="https://example.com/hooks/leadforge" value={url} onChange={(e) => setUrl(e.target.value)} />
@@ -93,7 +88,7 @@ function AddWebhookForm({ onCreated }: { onCreated(endpoint: CreatedWebhookEndpo
         ))}
       </fieldset>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
-      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Adding…' : 'Add endpoint'}</button>
+      <button type="submit" className="btn btn-primary" disabled={add.isPending}>{add.isPending ? 'Adding…' : 'Add endpoint'}</button>
     </form>
   );
 }
@@ -116,41 +111,22 @@ function SecretOnce({ endpoint, onDone }: { endpoint: CreatedWebhookEndpoint; on
   );
 }
 
-function WebhookItem({ endpoint, onDeleted }: { endpoint: WebhookEndpoint; onDeleted(): void }) {
+function WebhookItem({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [showDeliveries, setShowDeliveries] = useState(false);
-  const [testVersion, setTestVersion] = useState(0);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState('');
-  const [error, setError] = useState('');
-
-  const test = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      await sendTestEvent(endpoint.id);
-      setNotice('Test event sent; its delivery shows below.');
-      setShowDeliveries(true);
-      setTestVersion((v) => v + 1);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not send a test event.'));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      await deleteWebhook(endpoint.id);
-      onDeleted();
-    } catch (err) {
-      setError(errorDetail(err, 'Could not delete this webhook.'));
-      setBusy(false);
-      setConfirming(false);
-    }
-  };
+  const queryClient = useQueryClient();
+  const test = useMutation({
+    mutationFn: () => sendTestEvent(endpoint.id),
+    onSuccess: () => setShowDeliveries(true),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteWebhook(endpoint.id),
+    // Pending until the list without this endpoint has arrived.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints }),
+    onError: () => setConfirming(false),
+  });
+  const busy = test.isPending || remove.isPending;
+  const failure = remove.isError ? errorDetail(remove.error, 'Could not delete this webhook.') : test.isError ? errorDetail(test.error, 'Could not send a test event.') : '';
 
   return (
     <li className="webhook-item">
@@ -162,12 +138,12 @@ function WebhookItem({ endpoint, onDeleted }: { endpoint: WebhookEndpoint; onDel
         {confirming ? (
           <div className="webhook-confirm" role="group" aria-label="Delete this webhook?">
             <span>Delete this endpoint? Pending retries are dropped.</span>
-            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void remove()}>Delete</button>
+            <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => remove.mutate()}>Delete</button>
             <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => setConfirming(false)}>Keep</button>
           </div>
         ) : (
           <div className="webhook-actions">
-            <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => void test()} aria-label={`Send test event to ${endpoint.url}`}>Send test event</button>
+            <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => { remove.reset(); test.mutate(); }} aria-label={`Send test event to ${endpoint.url}`}>Send test event</button>
             <button type="button" className="btn btn-secondary btn-sm" aria-expanded={showDeliveries} onClick={() => setShowDeliveries((v) => !v)}>
               {showDeliveries ? 'Hide deliveries' : 'Deliveries'}
             </button>
@@ -175,9 +151,9 @@ function WebhookItem({ endpoint, onDeleted }: { endpoint: WebhookEndpoint; onDel
           </div>
         )}
       </div>
-      {notice && <p className="muted" role="status">{notice}</p>}
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
-      {showDeliveries && <WebhookDeliveries endpointId={endpoint.id} version={testVersion} />}
+      {test.isSuccess && <p className="muted" role="status">Test event sent; its delivery shows below.</p>}
+      {failure && <div className="alert alert-error" role="alert">{failure}</div>}
+      {showDeliveries && <WebhookDeliveries endpointId={endpoint.id} watch={test.data ? { deliveryId: test.data, sentAt: test.submittedAt } : undefined} />}
     </li>
   );
 }

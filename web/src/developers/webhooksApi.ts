@@ -3,6 +3,12 @@ import type {
 } from '@leadforge/contracts';
 import { api } from '../api/client';
 
+/** Query keys of the user's webhook endpoints and each endpoint's delivery attempts. */
+export const webhookKeys = {
+  endpoints: ['webhooks'] as const,
+  deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
+};
+
 const path = (id: string) => `/api/webhooks/${encodeURIComponent(id)}`;
 
 export async function listWebhooks(): Promise<WebhookEndpoint[]> {
