@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { loadScript, type PayPalButtonsComponent } from '@paypal/paypal-js';
 import type { CheckoutButtonProps, CheckoutHandlers } from './checkout';
 import { ProcessingButton } from './ProcessingButton';
@@ -10,7 +10,11 @@ import { ProcessingButton } from './ProcessingButton';
 export function PaypalButtons({ config, item, processing, ...handlers }: CheckoutButtonProps) {
   const container = useRef<HTMLDivElement>(null);
   const latest = useRef<CheckoutHandlers>(handlers);
-  latest.current = handlers;
+  // Set once the render commits (a render React throws away must not leave its handlers behind),
+  // before PayPal can call one.
+  useLayoutEffect(() => {
+    latest.current = handlers;
+  });
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import type { RobotCheckConfig } from './contactApi';
 import { createLocalTestCheck } from './localTestCheck';
 import { RECAPTCHA_POLL, googleRecaptcha, loadGoogleRecaptchaScript, pollFor, type RecaptchaApi } from './recaptchaApi';
@@ -26,7 +26,9 @@ export function RobotCheck({ config, configFailed, onUnavailable, ref }: RobotCh
   const container = useRef<HTMLDivElement>(null);
   const widget = useRef<{ api: RecaptchaApi; id: number } | undefined>(undefined);
   const unavailable = useRef(onUnavailable);
-  unavailable.current = onUnavailable;
+  useLayoutEffect(() => {
+    unavailable.current = onUnavailable;
+  });
   const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>('loading');
 
   useImperativeHandle(ref, () => ({

@@ -9,14 +9,16 @@ const NEW_ACCOUNT_MS = 2 * 60_000;
  */
 export function useFreshBalance(): void {
   const { user, refreshUser } = useAuth();
-  const waiting = Boolean(user && user.credits === 0 && Date.now() - Date.parse(user.created_at) < NEW_ACCOUNT_MS);
+  const credits = user?.credits;
+  const createdAt = user?.created_at;
   useEffect(() => {
-    if (!waiting) return;
+    // The clock is read here, not while rendering: a render must give the same answer every time.
+    if (credits !== 0 || !createdAt || Date.now() - Date.parse(createdAt) >= NEW_ACCOUNT_MS) return;
     let tries = 0;
     const timer = setInterval(() => {
       if (++tries > 10) clearInterval(timer);
       void refreshUser();
     }, 1500);
     return () => clearInterval(timer);
-  }, [waiting, refreshUser]);
+  }, [credits, createdAt, refreshUser]);
 }

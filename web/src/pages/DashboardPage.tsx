@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { formatCount } from '../billing/plans';
 import { LeadForm } from '../leads/LeadForm';
@@ -18,7 +18,8 @@ import '../leads/leads.css';
 export function DashboardPage() {
   const { user, refreshUser } = useAuth();
   const queryClient = useQueryClient();
-  const [exportError, setExportError] = useState('');
+  // An export's failure belongs to the search it was for: another search on screen does not show it.
+  const [exportFailure, setExportFailure] = useState<{ searchId?: string; detail: string }>({ detail: '' });
   // The history shows a search from its start; when it ends, the header badge shows the new balance at once.
   const onSearchChange = useCallback((ended: boolean) => {
     if (ended) void refreshUser();
@@ -26,7 +27,7 @@ export function DashboardPage() {
   }, [queryClient, refreshUser]);
   const { state, generate, cancel, reopen } = useLeadSearch(onSearchChange);
   useFreshBalance();
-  useEffect(() => setExportError(''), [state.search?.summary.id]);
+  const exportError = exportFailure.searchId === state.search?.summary.id ? exportFailure.detail : '';
 
   if (!user) return null;
   const generating = state.phase === 'generating';
@@ -58,7 +59,7 @@ export function DashboardPage() {
             <h2 id="results-title">Results{state.leads.length ? ` (${formatCount(state.leads.length)})` : ''}</h2>
             {search && <p className="muted">{search.summary.industry} in {search.summary.location}</p>}
           </div>
-          <ExportMenu search={search?.summary} disabled={state.leads.length === 0} onError={setExportError} />
+          <ExportMenu search={search?.summary} disabled={state.leads.length === 0} onError={(detail) => setExportFailure({ searchId: search?.summary.id, detail })} />
         </div>
         {exportError && <div className="alert alert-error" role="alert">{exportError}</div>}
         {search && !generating && (
