@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@leadforge/kit';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { claimJob, recordSearch } from '../src/jobs/jobStore.ts';
+import { claimJob, readJob, recordSearch } from '../src/jobs/jobStore.ts';
 import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
 import { loadQuotaSnapshot } from '../src/quota/quotaSnapshot.ts';
 import { reportAtScrape } from '../src/usage/scraperMetrics.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import { waitFor } from './support/replicas.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -44,6 +45,20 @@ for (const kind of kinds) {
       expect(await loadQuotaSnapshot(scraper.svc.ctx.db)).toEqual({ remaining: 2500, limit: 2500 });
       await scraper.call('POST', '/api/admin/decodo-reset-stats', undefined, admin);
       expect(await scrape('leadforge_scraper_proxy_quota_limit')).toEqual(new Map([['', 10_000]]));
+    });
+
+    it('measures the jobs like every background queue: depth, age of the oldest, attempts by outcome', async () => {
+      const db: Db = scraper.svc.ctx.db;
+      const jobs = '{service="scraper",queue="jobs"}';
+      expect((await scrape('leadforge_work_queue_depth')).get(jobs)).toBe(0);
+      expect((await scrape('leadforge_work_queue_parked')).get(jobs)).toBe(0);
+      const doneBefore = (await scrape('leadforge_work_attempts_total')).get('{service="scraper",queue="jobs",outcome="done"}') ?? 0;
+      // Past its deadline already: the worker claims it and finishes it at once.
+      await db.transaction((trx) => recordSearch(trx, { search_id: 'late-1', user_id: 'user-1', industry: 'dentist', location: 'London', quantity: 5, deadline_at: new Date(Date.now() - 1_000).toISOString() }));
+      scraper.rt.worker.wake();
+      await waitFor(async () => (await readJob(db, 'late-1'))?.state === 'finished', 30_000, 'the late search to finish');
+      await waitFor(async () => (await scrape('leadforge_work_attempts_total')).get('{service="scraper",queue="jobs",outcome="done"}') === doneBefore + 1, 10_000, 'the attempt to be counted');
+      expect((await scrape('leadforge_work_queue_depth')).get(jobs)).toBe(0);
     });
 
     it('counts the open jobs by state from the jobs table', async () => {

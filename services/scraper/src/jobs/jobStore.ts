@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventData } from '@leadforge/contracts';
-import { activeTraceparent, type Db } from '@leadforge/kit';
+import { activeTraceparent, type Db, type QueueMeasure } from '@leadforge/kit';
 
 export interface JobRow {
   search_id: string;
@@ -124,4 +124,14 @@ export async function countOpenJobs(db: Db): Promise<Record<OpenJobState, number
   const counts = { queued: 0, running: 0 };
   for (const row of rows) counts[row.state] = Number(row.jobs);
   return counts;
+}
+
+/**
+ * The jobs as the kit's per-queue gauges see them: open jobs and the age of the oldest. None is ever
+ * parked: a job given up after its attempts finishes its search (source_failed, nothing charged).
+ */
+export async function measureJobQueue(db: Db): Promise<QueueMeasure> {
+  const [row] = await db('scraper_jobs').whereNot({ state: 'finished' })
+    .select(db.raw('count(*) AS depth'), db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest'));
+  return { depth: Number(row.depth), oldestAgeSeconds: Number(row.oldest), parked: 0 };
 }

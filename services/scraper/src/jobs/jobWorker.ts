@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
-import { inTraceOf, type Db } from '@leadforge/kit';
+import { countAttempt, inTraceOf, measureQueue, WorkLoop, type Db } from '@leadforge/kit';
 import type { ScraperConfig } from '../config.ts';
-import { claimJob, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
+import { claimJob, measureJobQueue, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';
 
 export type RunJob = (job: JobRow, signal: AbortSignal) => Promise<StopReason>;
+
+/** The jobs' name in the kit's per-queue metrics (`leadforge_work_queue_*{queue="jobs"}`). */
+export const JOB_QUEUE = 'jobs';
 
 interface ActiveJob {
   job: JobRow;
@@ -18,13 +21,14 @@ interface ActiveJob {
  * `perReplica` at once), keeps their leases alive while they run, gives a job up when its lease
  * is lost or a cancellation is seen, and hands its jobs back at shutdown. After a crash, the
  * replica's next process takes back the jobs the dead one held at once (see `claimJob`).
+ * Claiming runs on the kit's WorkLoop: woken when a job is recorded or one of its runs ends,
+ * polling as a fallback, a jittered growing pause while the database fails. A search runs for
+ * minutes, so unlike a LeasedQueue row each job has a run of its own and a lease renewed while it runs.
  */
 export class JobWorker {
   private readonly active = new Map<string, ActiveJob>();
-  private running = false;
-  private loop?: Promise<void>;
-  private wakeUp?: () => void;
-  private woken = false;
+  private readonly loop: WorkLoop;
+  private stopMeasuring?: () => void;
 
   readonly owner: string;
 
@@ -36,25 +40,28 @@ export class JobWorker {
     private readonly log: Logger,
   ) {
     this.owner = claimant.owner;
+    this.loop = new WorkLoop({
+      name: 'scraper job worker',
+      logger: log,
+      step: () => this.claimWhileRoom(),
+      pollMs: jobs.pollMs,
+      retry: { baseMs: jobs.pollMs, maxMs: Math.max(jobs.pollMs, 30_000) },
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.claimLoop();
+    this.stopMeasuring ??= measureQueue('scraper', JOB_QUEUE, () => measureJobQueue(this.db));
+    this.loop.start();
   }
 
-  /** A job was recorded: look for it now rather than at the next poll. */
-  readonly wake = (): void => {
-    this.woken = true;
-    this.wakeUp?.();
-  };
+  /** A job was recorded or a run ended: look for a job now rather than at the next poll. */
+  readonly wake = (): void => this.loop.wake();
 
   /** Stops claiming, stops the running searches (their results so far are committed) and releases their leases. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
+    await this.loop.stop();
+    this.stopMeasuring?.();
+    this.stopMeasuring = undefined;
     for (const active of this.active.values()) active.controller.abort('shutdown');
     await Promise.allSettled([...this.active.values()].map((active) => active.done));
   }
@@ -64,8 +71,9 @@ export class JobWorker {
    * another replica takes them over. For a process that must die now (and for takeover tests).
    */
   abandon(): void {
-    this.running = false;
-    this.wakeUp?.();
+    void this.loop.stop();
+    this.stopMeasuring?.();
+    this.stopMeasuring = undefined;
     for (const active of this.active.values()) {
       clearInterval(active.heartbeat);
       active.controller.abort('lease_lost');
@@ -77,36 +85,26 @@ export class JobWorker {
     return [...this.active.keys()];
   }
 
-  private async claimLoop(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      let claimed = false;
-      if (this.active.size < this.jobs.perReplica) {
-        try {
-          const job = await claimJob(this.db, this.claimant, this.jobs.leaseMs);
-          if (job) {
-            claimed = true;
-            this.begin(job);
-          }
-        } catch (error) {
-          this.log.warn({ err: error }, 'could not claim a search job; will retry');
-        }
-      }
-      if (!this.running || (claimed && this.active.size < this.jobs.perReplica) || this.woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.jobs.pollMs);
-        function done() { clearTimeout(timer); resolve(); }
-        this.wakeUp = done;
-      });
-      this.wakeUp = undefined;
+  /** Claims jobs until this replica runs `perReplica` of them or none is free; the runs go on in the background. */
+  private async claimWhileRoom(): Promise<boolean> {
+    while (this.loop.isRunning && this.active.size < this.jobs.perReplica) {
+      const job = await claimJob(this.db, this.claimant, this.jobs.leaseMs);
+      if (!job) break;
+      // Stopped while the claim was on its way: hand it straight back rather than start a run nobody stops.
+      if (!this.loop.isRunning) await releaseLease(this.db, job.search_id, this.owner);
+      else this.begin(job);
     }
+    return false;
   }
 
   private begin(job: JobRow): void {
     const controller = new AbortController();
     const heartbeat = setInterval(() => void this.renew(job.search_id, controller), Math.min(this.jobs.leaseMs / 3, 2_000));
     const done = inTraceOf(job.traceparent ?? undefined, 'search run', { 'leadforge.search_id': job.search_id }, () => this.runJob(job, controller.signal))
-      .catch((error) => this.log.error({ err: error, searchId: job.search_id }, 'search run failed; another attempt will follow when its lease expires'))
+      .then((reason) => countAttempt('scraper', JOB_QUEUE, reason === 'lease_lost' || reason === 'shutdown' ? 'retried' : 'done'), (error) => {
+        countAttempt('scraper', JOB_QUEUE, 'retried');
+        this.log.error({ err: error, searchId: job.search_id }, 'search run failed; another attempt will follow when its lease expires');
+      })
       .finally(async () => {
         clearInterval(heartbeat);
         this.active.delete(job.search_id);
