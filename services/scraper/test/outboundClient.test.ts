@@ -68,6 +68,12 @@ describe('the outbound HTTP client against the fixture web', () => {
     expect(web.hits.get(`${FAULT_HOSTS.flaky} /`)).toBe(3);
   });
 
+  it('keeps its own backoff within the Retry-After cap, so a 500 is retried rather than answered at once', async () => {
+    const page = await client({ retryBaseMs: 600_000, maxRetryAfterMs: 50 }).fetchPage(`http://${FAULT_HOSTS.flaky}/capped`);
+    expect(page.html).toContain('020 7946 0999');
+    expect(web.hits.get(`${FAULT_HOSTS.flaky} /capped`)).toBe(3);
+  });
+
   it('cuts off a 50 MB page at the size cap without reading it', async () => {
     const started = Date.now();
     const error = await failure(client().fetchPage(`http://${FAULT_HOSTS.huge}/`));

@@ -3,11 +3,12 @@ import type { FetchJson, JsonRequestInit } from '../domain/places/index.ts';
 import type { ProxyQuota } from '../quota/proxyQuota.ts';
 import type { UsageSink } from '../usage/usageRecorder.ts';
 import { guardedConnector, type ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
+import { backoffWithJitter } from '@leadforge/kit';
 import { HostPacer } from './hostPacing.ts';
 import { parseFetchableUrl, resolveAllowedAddress, systemLookup, type HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
 import { isOutboundError, OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { contentKind, decodeText, readCapped, type ContentKind } from './responseBody.ts';
-import { backoffMs, isRetryableStatus, retryAfterMs } from './retryPolicy.ts';
+import { isRetryableStatus, retryAfterMs } from './retryPolicy.ts';
 import { RobotsRules } from './robotsRules.ts';
 
 /** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
@@ -219,7 +220,7 @@ export class OutboundClient {
       try {
         const answer = await this.attempt(url, init, policy, signal);
         if ('retryAfter' in answer) {
-          const wait = answer.retryAfter ?? backoffMs(attempt, this.options.retryBaseMs);
+          const wait = answer.retryAfter ?? this.retryPause(attempt);
           if (attempt > this.options.maxRetries || wait > this.options.maxRetryAfterMs) return answer.response;
           await sleep(wait, signal);
           continue;
@@ -228,9 +229,14 @@ export class OutboundClient {
       } catch (error) {
         const retryable = isOutboundError(error, 'network') && RETRYABLE_NETWORK_CODES.has((error.cause as NodeJS.ErrnoException | undefined)?.code ?? '');
         if (!retryable || attempt > this.options.maxRetries) throw error;
-        await sleep(backoffMs(attempt, this.options.retryBaseMs), signal);
+        await sleep(this.retryPause(attempt), signal);
       }
     }
+  }
+
+  /** The kit's backoff, never longer than the longest Retry-After this client honours. */
+  private retryPause(attempt: number): number {
+    return backoffWithJitter(attempt, { baseMs: this.options.retryBaseMs ?? 400, maxMs: this.options.maxRetryAfterMs });
   }
 
   /** One HTTP exchange, paced, counted and timed. */

@@ -10,5 +10,3 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter: attempt 1 waits up to `baseMs`, each next one twice as long. */
-export const backoffMs = (attempt: number, baseMs = 400): number => Math.round(Math.random() * baseMs * 2 ** (attempt - 1));
