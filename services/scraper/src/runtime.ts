@@ -123,7 +123,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
       stopReporting();
       await worker.stop();
       await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));
-      await snapshot?.flush().catch((err) => ctx.log.warn({ err }, 'could not save the proxy quota'));
+      await snapshot?.stop().catch((err) => ctx.log.warn({ err }, 'could not save the proxy quota'));
       await client.close();
       await parsePool.release();
     },

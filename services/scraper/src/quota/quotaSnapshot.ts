@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import { WorkLoop, type Db } from '@leadforge/kit';
 import type { ProxyQuota } from './proxyQuota.ts';
 
 export interface QuotaSnapshot {
@@ -18,28 +18,48 @@ export async function loadQuotaSnapshot(db: Db): Promise<QuotaSnapshot | undefin
 
 /**
  * Saves the in-process quota's values at most once a second (and on demand), so a restart of a
- * local install keeps the quota an admin set and what searches used of it.
+ * local install keeps the quota an admin set and what searches used of it. On the kit's WorkLoop:
+ * a save that fails is tried again (jittered backoff) until one succeeds.
  */
 export function quotaSnapshotWriter(db: Db, log: Logger, quota: ProxyQuota, everyMs = 1_000) {
   let unsaved = false;
-  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let saving: Promise<void> = Promise.resolve();
   const save = async () => {
-    timer = undefined;
     if (!unsaved) return;
     unsaved = false;
-    const [remaining, limit] = await Promise.all([quota.remaining(), quota.limit()]);
-    await db('scraper_quota_snapshot').insert({ id: 1, remaining_requests: remaining, limit_requests: limit, updated_at: db.fn.now() })
-      .onConflict('id').merge(['remaining_requests', 'limit_requests', 'updated_at']);
+    try {
+      const [remaining, limit] = await Promise.all([quota.remaining(), quota.limit()]);
+      await db('scraper_quota_snapshot').insert({ id: 1, remaining_requests: remaining, limit_requests: limit, updated_at: db.fn.now() })
+        .onConflict('id').merge(['remaining_requests', 'limit_requests', 'updated_at']);
+    } catch (error) {
+      unsaved = true;
+      throw error;
+    }
   };
-  const saveLogged = () => save().catch((err) => log.warn({ err }, 'could not save the proxy quota'));
+  // One save at a time, so an older snapshot never overwrites a newer one.
+  const saveInTurn = (): Promise<void> => {
+    saving = saving.catch(() => undefined).then(save);
+    return saving;
+  };
+  const loop = new WorkLoop({
+    name: 'proxy quota snapshot',
+    logger: log,
+    step: async () => { await saveInTurn(); return false; },
+    pollMs: everyMs,
+    retry: { baseMs: everyMs, maxMs: Math.max(everyMs, 30_000) },
+  });
   return {
     changed(): void {
       unsaved = true;
-      timer ??= setTimeout(saveLogged, everyMs);
+      if (!stopped) loop.start();
     },
-    async flush(): Promise<void> {
-      clearTimeout(timer);
-      await save();
+    flush: saveInTurn,
+    /** Ends the loop and saves what is still unsaved. */
+    async stop(): Promise<void> {
+      stopped = true;
+      await loop.stop();
+      await saveInTurn();
     },
   };
 }

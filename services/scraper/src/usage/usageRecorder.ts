@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
+import { WorkLoop, type Db } from '@leadforge/kit';
 import { outboundBytes, outboundDuration, outboundRequests } from './scraperMetrics.ts';
 
 /** One outbound request as usage counts it. */
@@ -30,24 +30,31 @@ interface Pending {
 const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, pagesGivenUp: 0, domains: new Map() });
 
 /**
- * Counts requests in memory and adds them to the database every second: additive updates, so
- * any number of replicas can flush into the same rows. Prometheus sees each request at once.
+ * Counts requests in memory and adds them to the database every second (on the kit's WorkLoop,
+ * pausing with jittered backoff while the database fails): additive updates, so any number of
+ * replicas can flush into the same rows. Prometheus sees each request at once.
  */
 export class UsageRecorder implements UsageSink {
   private pending = empty();
-  private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
+  private readonly loop: WorkLoop;
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly flushMs = 1_000) {}
+  constructor(private readonly db: Db, log: Logger, flushMs = 1_000) {
+    this.loop = new WorkLoop({
+      name: 'proxy usage recorder',
+      logger: log,
+      step: async () => { await this.flush(); return false; },
+      pollMs: flushMs,
+      retry: { baseMs: flushMs, maxMs: Math.max(flushMs, 30_000) },
+    });
+  }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush().catch((err) => this.log.warn({ err }, 'could not save proxy usage; will retry')), this.flushMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    await this.loop.stop();
     await this.flush();
   }
 
