@@ -21,6 +21,8 @@ export async function deleteAccount(password: string): Promise<string> {
   return data.message;
 }
 
+export const searchReadyEmailsKey = ['account', 'search-ready-emails'] as const;
+
 /** Whether a search that runs more than a minute emails "your leads are ready". */
 export async function readSearchReadyEmails(): Promise<boolean> {
   const { data } = await api.get<{ notify_search_ready?: boolean }>('/api/auth/me');

@@ -1,12 +1,14 @@
-import { startTransition, useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { startTransition, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, errorDetail } from '../api/client';
 import { downloadMyData } from '../account/dataExport';
-import { deleteAccount, readSearchReadyEmails, setSearchReadyEmails } from '../account/accountApi';
+import { deleteAccount, readSearchReadyEmails, searchReadyEmailsKey, setSearchReadyEmails } from '../account/accountApi';
 import { DeleteAccountDialog } from '../account/DeleteAccountDialog';
 import { validateNewPassword } from '../auth/formValidation';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
+import { apiKeysQuery } from '../developers/apiKeysApi';
 import { FormNotice } from '../components/FormNotice';
 import { TextField } from '../components/TextField';
 import '../account/account.css';
@@ -14,27 +16,20 @@ import '../account/account.css';
 function ProfileSection() {
   const { user, updateName } = useAuth();
   const [name, setName] = useState(user?.name ?? '');
-  const [error, setError] = useState('');
-  const [saved, setSaved] = useState('');
-  const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState('');
+  const rename = useMutation({ mutationFn: updateName });
+  const error = invalid || (rename.isError ? errorDetail(rename.error, 'Could not save your name; please try again.') : '');
+  const saved = rename.isSuccess ? 'Your name has been saved.' : '';
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setSaved('');
     if (name.trim() === '') {
-      setError('Please enter your name');
+      setInvalid('Please enter your name');
+      rename.reset();
       return;
     }
-    setError('');
-    setPending(true);
-    try {
-      await updateName(name.trim());
-      setSaved('Your name has been saved.');
-    } catch (err) {
-      setError(errorDetail(err, 'Could not save your name; please try again.'));
-    } finally {
-      setPending(false);
-    }
+    setInvalid('');
+    rename.mutate(name.trim());
   };
 
   return (
@@ -45,8 +40,8 @@ function ProfileSection() {
         <FormAlert message={error} />
         <FormNotice message={saved} />
         <TextField label="Name" name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="btn btn-primary" disabled={pending}>
-          {pending ? 'Saving...' : 'Save Name'}
+        <button type="submit" className="btn btn-primary" disabled={rename.isPending}>
+          {rename.isPending ? 'Saving...' : 'Save Name'}
         </button>
       </form>
     </section>
@@ -65,32 +60,33 @@ function PasswordSection() {
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [keepApiKeys, setKeepApiKeys] = useState(false);
-  const [error, setError] = useState('');
-  const [saved, setSaved] = useState('');
-  const [pending, setPending] = useState(false);
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSaved('');
-    const invalid = current === '' ? 'Please fill in all fields' : validateNewPassword(password, confirmPassword);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError('');
-    setPending(true);
-    try {
-      const { apiKeysRevoked } = await changePassword(current, password, keepApiKeys);
+  const [invalid, setInvalid] = useState('');
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (chosen: { current: string; password: string; keepApiKeys: boolean }) => changePassword(chosen.current, chosen.password, chosen.keepApiKeys),
+    onSuccess: ({ apiKeysRevoked }) => {
       setCurrent('');
       setPassword('');
       setConfirmPassword('');
       setKeepApiKeys(false);
-      setSaved(`Your password has been changed. Every other session has been signed out. ${apiKeysOutcome(apiKeysRevoked, keepApiKeys)}`);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not change your password; please try again.'));
-    } finally {
-      setPending(false);
+      // The Developers page must not show revoked keys from before the change.
+      if (apiKeysRevoked > 0) void queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey });
+    },
+  });
+  const error = invalid || (change.isError ? errorDetail(change.error, 'Could not change your password; please try again.') : '');
+  const saved = change.isSuccess
+    ? `Your password has been changed. Every other session has been signed out. ${apiKeysOutcome(change.data.apiKeysRevoked, change.variables.keepApiKeys)}`
+    : '';
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = current === '' ? 'Please fill in all fields' : validateNewPassword(password, confirmPassword);
+    setInvalid(problem ?? '');
+    if (problem) {
+      change.reset();
+      return;
     }
+    change.mutate({ current, password, keepApiKeys });
   };
 
   return (
@@ -107,8 +103,8 @@ function PasswordSection() {
           <input type="checkbox" name="keepApiKeys" checked={keepApiKeys} onChange={(e) => setKeepApiKeys(e.target.checked)} />
           <span>Keep my API keys (leave unticked if someone else may have used your account)</span>
         </label>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
-          {pending ? 'Changing...' : 'Change Password'}
+        <button type="submit" className="btn btn-primary" disabled={change.isPending}>
+          {change.isPending ? 'Changing...' : 'Change Password'}
         </button>
       </form>
     </section>
@@ -116,28 +112,16 @@ function PasswordSection() {
 }
 
 function EmailSection() {
-  const [on, setOn] = useState<boolean | null>(null);
-  const [error, setError] = useState('');
-  const [saved, setSaved] = useState('');
-
-  useEffect(() => {
-    let current = true;
-    readSearchReadyEmails().then((value) => { if (current) setOn(value); }, () => { if (current) setOn(true); });
-    return () => { current = false; };
-  }, []);
-
-  const handleChange = async (next: boolean) => {
-    setError('');
-    setSaved('');
-    setOn(next);
-    try {
-      setOn(await setSearchReadyEmails(next));
-      setSaved(next ? 'We will email you when a long search is ready.' : 'We will not email you when a search is ready.');
-    } catch (err) {
-      setOn(!next);
-      setError(errorDetail(err, 'Could not save your choice; please try again.'));
-    }
-  };
+  const queryClient = useQueryClient();
+  const setting = useQuery({ queryKey: searchReadyEmailsKey, queryFn: readSearchReadyEmails });
+  const save = useMutation({
+    mutationFn: setSearchReadyEmails,
+    onSuccess: (stored) => queryClient.setQueryData(searchReadyEmailsKey, stored),
+  });
+  // The box shows the choice being saved at once; a refused save falls back to the stored value. On by default.
+  const on = save.isPending ? save.variables : (setting.data ?? true);
+  const error = save.isError ? errorDetail(save.error, 'Could not save your choice; please try again.') : '';
+  const saved = save.isSuccess ? (save.data ? 'We will email you when a long search is ready.' : 'We will not email you when a search is ready.') : '';
 
   return (
     <section className="card settings-section" aria-labelledby="settings-email">
@@ -146,7 +130,7 @@ function EmailSection() {
       <FormAlert message={error} />
       <FormNotice message={saved} />
       <label className="settings-confirm">
-        <input type="checkbox" name="notifySearchReady" checked={on ?? true} disabled={on === null} onChange={(e) => handleChange(e.target.checked)} />
+        <input type="checkbox" name="notifySearchReady" checked={on} disabled={setting.isPending} onChange={(e) => save.mutate(e.target.checked)} />
         <span>Email me when a search that takes more than a minute is ready</span>
       </label>
     </section>
@@ -154,20 +138,7 @@ function EmailSection() {
 }
 
 function DataExportSection() {
-  const [error, setError] = useState('');
-  const [pending, setPending] = useState(false);
-
-  const handleExport = async () => {
-    setError('');
-    setPending(true);
-    try {
-      await downloadMyData(api);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not collect your data; please try again.'));
-    } finally {
-      setPending(false);
-    }
-  };
+  const download = useMutation({ mutationFn: () => downloadMyData(api) });
 
   return (
     <section className="card settings-section" aria-labelledby="settings-data">
@@ -176,9 +147,9 @@ function DataExportSection() {
         One JSON file with everything Leadforge holds about you: your account, purchases and credit history, every
         lead search with its leads, your affiliate records, and messages you sent us from your email address.
       </p>
-      <FormAlert message={error} />
-      <button type="button" className="btn btn-secondary" onClick={handleExport} disabled={pending}>
-        {pending ? 'Collecting...' : 'Download My Data'}
+      <FormAlert message={download.isError ? errorDetail(download.error, 'Could not collect your data; please try again.') : ''} />
+      <button type="button" className="btn btn-secondary" onClick={() => download.mutate()} disabled={download.isPending}>
+        {download.isPending ? 'Collecting...' : 'Download My Data'}
       </button>
     </section>
   );
@@ -189,32 +160,28 @@ function DeleteAccountSection() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
-  const [error, setError] = useState('');
+  const [invalid, setInvalid] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (password === '' || !understood) {
-      setError('Enter your password and tick the box to confirm');
-      return;
-    }
-    setError('');
-    setConfirming(true);
-  };
-
-  const handleConfirm = async () => {
-    setPending(true);
-    try {
-      const message = await deleteAccount(password);
+  const removal = useMutation({
+    mutationFn: deleteAccount,
+    onSuccess: async (message) => {
       // Leave the guarded page before the session ends (as logging out does).
       await navigate('/login', { replace: true, state: { notice: message } });
       startTransition(logout);
-    } catch (err) {
-      setError(errorDetail(err, 'Could not delete your account; please try again.'));
-      setConfirming(false);
-      setPending(false);
+    },
+    onError: () => setConfirming(false),
+  });
+  const error = invalid || (removal.isError ? errorDetail(removal.error, 'Could not delete your account; please try again.') : '');
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    removal.reset();
+    if (password === '' || !understood) {
+      setInvalid('Enter your password and tick the box to confirm');
+      return;
     }
+    setInvalid('');
+    setConfirming(true);
   };
 
   return (
@@ -232,11 +199,11 @@ function DeleteAccountSection() {
           <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
           <span>I understand that this cannot be undone.</span>
         </label>
-        <button type="submit" className="btn btn-danger" disabled={pending}>
+        <button type="submit" className="btn btn-danger" disabled={removal.isPending}>
           Delete My Account
         </button>
       </form>
-      {confirming && <DeleteAccountDialog email={user?.email ?? ''} deleting={pending} onConfirm={handleConfirm} onCancel={() => setConfirming(false)} />}
+      {confirming && <DeleteAccountDialog email={user?.email ?? ''} deleting={removal.isPending} onConfirm={() => removal.mutate(password)} onCancel={() => setConfirming(false)} />}
     </section>
   );
 }
