@@ -96,6 +96,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   let starting = true;
   let stopping = false;
   let stopped = false;
+  const startedAt = new Date().toISOString();
   const health = await startLauncherHealth(await freePort(), () => ({ status: launcherStatus(starting, stopping, started), components: started }));
   // Rewritten whenever a component dies or comes back, so whoever watches the topology sees it.
   const writeTopology = () => {
@@ -110,7 +111,6 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     fs.writeFileSync(`${topologyFile}.tmp`, `${JSON.stringify(topology, null, 2)}\n`);
     fs.renameSync(`${topologyFile}.tmp`, topologyFile);
   };
-  const startedAt = new Date().toISOString();
   const supervision = { report: progress, changed: writeTopology };
   /** Starts a component, then keeps it running: `launch` starts it again whenever it dies. */
   const track = async <T extends StartedProcess>(name: string, launch: () => Promise<T>): Promise<T> => {
