@@ -5,8 +5,8 @@ export interface WorkLoopOptions {
   /** Named in log lines. */
   name: string;
   logger: Logger;
-  /** One round of work; resolves true when more is waiting already (the loop goes on at once). */
-  step: () => Promise<boolean>;
+  /** One round of work; resolves true when more is waiting already (the loop goes on at once), else false or nothing. */
+  step: () => Promise<boolean | void>;
   /** The fallback when nothing wakes the loop: look for work this often. */
   pollMs: number;
   /** The pause after failed rounds, growing with each one in a row (with jitter). */
@@ -60,7 +60,7 @@ export class WorkLoop {
 
   /** One round, shared with the loop's own round when one is under way. */
   runOnce(): Promise<boolean> {
-    this.stepping ??= this.options.step().finally(() => { this.stepping = undefined; });
+    this.stepping ??= this.options.step().then((more) => more === true).finally(() => { this.stepping = undefined; });
     return this.stepping;
   }
 
