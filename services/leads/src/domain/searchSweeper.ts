@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
+import { backoffWithJitter, WorkLoop, type Db } from '@leadforge/kit';
 import { afterCommit, type FeedSignals } from './searchFeed.ts';
 import { endSearch } from './searchOutcome.ts';
 import { lockSearch } from './searchRecord.ts';
@@ -23,35 +23,30 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /**
  * The safety net that makes sure no search holds credits for ever: searches the engine went quiet
  * on end at their deadline with what they have; ended searches whose credits billing has not yet
- * settled are settled (with back-off); searches whose hold billing never confirmed are cleaned up.
- * It runs at start, so after a restart nothing is left behind.
+ * settled are settled (each with its own jittered back-off); searches whose hold billing never
+ * confirmed are cleaned up. It runs at start, so after a restart nothing is left behind; on the
+ * kit's WorkLoop: every `sweepMs`, a jittered growing pause while the database fails, a graceful stop.
  */
 export class SearchSweeper {
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
-  private stopped = false;
+  private readonly loop: WorkLoop;
   private readonly retries = new Map<string, { attempts: number; nextAt: number }>();
 
-  constructor(private readonly deps: SweeperDeps) {}
+  constructor(private readonly deps: SweeperDeps) {
+    this.loop = new WorkLoop({
+      name: 'lead search sweeper',
+      logger: deps.log,
+      step: () => this.sweep(),
+      pollMs: deps.sweepMs,
+      retry: { baseMs: deps.sweepMs, maxMs: MAX_RETRY_DELAY_MS },
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    const loop = async () => {
-      await this.sweepOnce();
-      if (!this.stopped) this.timer = setTimeout(loop, this.deps.sweepMs);
-    };
-    void loop();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.sweeping;
-  }
-
-  sweepOnce(): Promise<void> {
-    this.sweeping ??= this.sweep().catch((err) => this.deps.log.warn({ err }, 'lead search sweep failed; will retry')).finally(() => { this.sweeping = undefined; });
-    return this.sweeping;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async sweep(): Promise<void> {
@@ -60,7 +55,7 @@ export class SearchSweeper {
       .where({ status: 'running' })
       .andWhere('deadline_at', '<', db.raw(`now() - ?::integer * interval '1 millisecond'`, [deadlineGraceMs]))
       .select('id');
-    for (const { id } of overdue) await this.endAtDeadline(id);
+    for (const { id } of overdue) await this.retry(id, () => this.endAtDeadline(id));
 
     const unsettled: { id: string }[] = await db('lead_searches')
       .whereNotNull('finished_at')
@@ -101,7 +96,7 @@ export class SearchSweeper {
       this.retries.delete(id);
     } catch (err) {
       const attempts = (state?.attempts ?? 0) + 1;
-      this.retries.set(id, { attempts, nextAt: Date.now() + Math.min(this.deps.sweepMs * 2 ** attempts, MAX_RETRY_DELAY_MS) });
+      this.retries.set(id, { attempts, nextAt: Date.now() + backoffWithJitter(attempts, { baseMs: 2 * this.deps.sweepMs, maxMs: MAX_RETRY_DELAY_MS }) });
       this.deps.log.warn({ err, searchId: id, attempts }, 'lead search clean-up failed; will retry');
     }
   }
