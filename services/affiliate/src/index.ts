@@ -1,5 +1,5 @@
 import type { ServiceDefinition } from '@leadforge/kit';
-import { perService } from '@leadforge/kit';
+import { perService, WorkLoop } from '@leadforge/kit';
 import { matureCommissions } from './domain/commissions.ts';
 import { startAffiliateConsumers } from './events/consumers.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';
@@ -25,12 +25,16 @@ export const affiliateService: ServiceDefinition = {
     const rt = await runtimeOf(ctx);
     const subscription = await startAffiliateConsumers(rt);
     // Commissions leave their refund window on their own; reads and payouts also mature them.
-    const sweep = setInterval(() => {
-      matureCommissions(ctx.db).catch((err) => ctx.log.warn({ err }, 'maturing commissions failed; will retry'));
-    }, rt.maturingSweepMs);
-    sweep.unref();
+    const maturing = new WorkLoop({
+      name: 'affiliate commission maturing',
+      logger: ctx.log,
+      step: async () => { await matureCommissions(ctx.db); },
+      pollMs: rt.maturingSweepMs,
+      retry: { baseMs: 1_000, maxMs: rt.maturingSweepMs },
+    });
+    maturing.start();
     return async () => {
-      clearInterval(sweep);
+      await maturing.stop();
       await subscription.close();
     };
   },

@@ -67,7 +67,7 @@ for (const kind of kinds) {
       svc = await startServiceForTest(affiliateService, {
         kind,
         bus,
-        env: { AUTH_URL: auth.url, AFFILIATE_REFERRAL_SECRET: SECRET, PUBLIC_URL, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AFFILIATE_APPLY_PER_IP_PER_HOUR: '4', AFFILIATE_VISITS_PER_IP_PER_MINUTE: '10000' },
+        env: { AUTH_URL: auth.url, AFFILIATE_REFERRAL_SECRET: SECRET, PUBLIC_URL, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AFFILIATE_APPLY_PER_IP_PER_HOUR: '4', AFFILIATE_VISITS_PER_IP_PER_MINUTE: '10000', AFFILIATE_MATURING_SWEEP_MS: '1000' },
       });
     });
     afterAll(async () => {
@@ -229,6 +229,15 @@ for (const kind of kinds) {
       const second = (await call('GET', '/api/affiliate/commissions?page=2&page_size=1', undefined, auth.bearer(referrer))).body;
       expect(second.commissions[0]).toMatchObject({ plan_id: 'starter', status: 'payable', amount: 1.9 });
       expect((await call('GET', '/api/affiliate/commissions?page_size=1000', undefined, auth.bearer(referrer))).status).toBe(400);
+    });
+
+    it('makes a commission payable on its own once its refund window has closed, with no read or payout', async () => {
+      const { referrer, token } = await referrerWithLink();
+      const buyer = newUser('Quiet buyer');
+      await register(buyer, token);
+      await buy(buyer, `PUR-${crypto.randomUUID()}`, 19, 'starter', new Date(Date.now() - 8 * DAY_MS));
+      const status = async () => (await svc.ctx.db('commissions').where({ referrer_id: referrer.id }).first())?.status;
+      await expect.poll(status, { timeout: 10_000 }).toBe('payable');
     });
 
     it('validates and stores affiliate applications, linked to the signed-in applicant, and rate-limits them per IP', async () => {
