@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
-import { emitEvent, paymentRequired } from '@leadforge/kit';
+import { backoffWithJitter, emitEvent, paymentRequired } from '@leadforge/kit';
 import { insufficientCreditsDetail } from '@leadforge/contracts';
 import { creditsMoved } from '../billingMetrics.ts';
 
@@ -110,7 +110,8 @@ export async function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): 
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (attempt >= 5 || !code || !RETRYABLE.has(code)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+      // Jittered, so the two sides of the race do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, backoffWithJitter(attempt, { baseMs: 10, maxMs: 100 })));
     }
   }
 }

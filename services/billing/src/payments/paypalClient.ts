@@ -1,3 +1,4 @@
+import { backoffWithJitter } from '@leadforge/kit';
 import { paypalCalls } from '../billingMetrics.ts';
 import { ProviderRefused, ProviderUnavailable } from './paymentProvider.ts';
 
@@ -15,6 +16,7 @@ export interface PaypalClientOptions {
   timeoutMs: number;
   /** Further attempts after a timeout, network error, 429 or 5xx. Safe: every write carries PayPal-Request-Id. */
   retries: number;
+  /** The ceiling of the first retry's jittered pause; each next one's doubles, up to 5 s. */
   retryDelayMs?: number;
 }
 
@@ -39,6 +41,8 @@ interface CallOptions {
 }
 
 class RetryableFailure extends Error {}
+
+const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
  * PayPal REST over fetch: OAuth client-credentials token cached until shortly before it expires,
@@ -83,7 +87,7 @@ export class PaypalClient {
         lastProblem = err instanceof Error ? err.message : String(err);
         if (attempt < attempts) {
           paypalCalls.inc({ operation: options.operation, outcome: 'retry' });
-          await sleep((this.options.retryDelayMs ?? 300) * 2 ** (attempt - 1));
+          await sleep(backoffWithJitter(attempt, { baseMs: this.options.retryDelayMs ?? 300, maxMs: MAX_RETRY_DELAY_MS }));
         }
       }
     }
