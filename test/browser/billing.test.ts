@@ -81,6 +81,32 @@ describe.skipIf(!chromiumAvailable)('credits and promo in the browser with the t
     await expect.poll(() => badge(page).innerText()).toContain('340');
   });
 
+  it("never shows one account's purchases to the next account signed in on the same page", async () => {
+    const page = await freshPage();
+    await page.goto(url('/register'));
+    await fillRegistration(page);
+    await page.waitForURL(url('/dashboard'));
+    await page.getByRole('link', { name: 'Credits', exact: true }).click();
+    const starter = page.getByTestId('plan-starter');
+    await starter.getByRole('button', { name: /test checkout/i }).click();
+    await page.getByRole('dialog', { name: 'Test checkout — no money moves' }).getByRole('button', { name: 'Approve test payment' }).click();
+    await page.getByTestId('purchase-history').getByText('STARTER').waitFor();
+
+    // Out and in again without a page load: the app's cached reads must not outlive the account.
+    await page.getByTestId('user-menu-button').click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(url('/'));
+    await page.getByRole('link', { name: 'Get Started' }).first().click();
+    await page.waitForURL(url('/register'));
+    await fillRegistration(page);
+    await page.waitForURL(url('/dashboard'));
+    await page.getByRole('link', { name: 'Credits', exact: true }).click();
+    const history = page.locator('section', { has: page.getByRole('heading', { name: 'Purchase history' }) });
+    await history.getByText(/No purchases yet|STARTER/).first().waitFor();
+    expect(await history.innerText()).toContain('No purchases yet');
+    expect(await history.innerText()).not.toContain('STARTER');
+  }, 60_000);
+
   it('promo: pay on /promo/cbc500, register with the green banner, start with 510 credits', async () => {
     const page = await freshPage();
     await page.goto(url('/promo/cbc500'));
