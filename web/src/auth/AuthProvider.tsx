@@ -35,8 +35,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(async (email: string, password: string) => {
     const user = await loginRequest(deps, email, password);
-    // What the cache holds belonged to whoever used this browser before (only reads: a form's own
-    // mutation, this login's included, must live on).
+    // Cached reads belonged to whoever used this browser before. Mutations stay: this very login
+    // runs as one.
     queryClient.removeQueries();
     setSession(authenticated(user));
     return user;
