@@ -1,0 +1,54 @@
+// `npm run test:quick`: the inner loop. Type check, lint, and the unit and service tests on PGlite;
+// no PostgreSQL, Redis or Kafka servers, no product processes, browsers, clusters or gateways at the
+// edge (those are `npm test`'s). Prints how long each step took.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { typecheck } from './typecheck.mjs';
+
+const root = path.resolve(new URL('..', import.meta.url).pathname);
+
+/** Folders whose tests the quick tier runs: every workspace's own tests. */
+export const QUICK_TEST_FOLDERS = ['services', 'gateway', 'web/src', 'stack/test', 'scripts'];
+
+/** Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis): `npm test` runs them. */
+export const QUICK_TEST_EXCLUDES = ['**/*.kafka*.test.ts', 'stack/test/kafkaBroker.test.ts', 'stack/test/postgresServer.test.ts', 'stack/test/redisServer.test.ts'];
+
+/**
+ * Empty (not unset) server addresses: test/support/globalInfra.ts starts no private PostgreSQL or Redis,
+ * and the tests' PostgreSQL, Redis and Kafka variants report themselves skipped.
+ */
+const PGLITE_ONLY = {
+  TEST_DATABASE_URL: '',
+  DATABASE_URL: '',
+  TEST_REDIS_URL: '',
+  REDIS_URL: '',
+  TEST_KAFKA_BROKERS: '',
+  KAFKA_BROKERS: '',
+};
+
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const timings = [];
+/** Runs one step, records its time, and stops the whole run at the first that fails. */
+function step(name, run) {
+  const started = performance.now();
+  const ok = run();
+  timings.push(`${name} ${seconds(started)}`);
+  if (!ok) {
+    console.error(`\ntest:quick: ${name} failed (${timings.join(', ')})`);
+    process.exit(1);
+  }
+}
+
+const started = performance.now();
+step('type check', typecheck);
+const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {};
+if (scripts.lint) step('lint', () => spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' }).status === 0);
+step('tests', () => {
+  const env = { ...process.env, ...PGLITE_ONLY };
+  // CI's "nothing may skip" applies to npm test, which starts the servers this tier leaves out.
+  delete env.LEADFORGE_REQUIRE_PREREQUISITES;
+  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), ...process.argv.slice(2)];
+  return spawnSync('npx', args, { cwd: root, stdio: 'inherit', env }).status === 0;
+});
+console.log(`\ntest:quick passed in ${seconds(started)} (${timings.join(', ')})`);
