@@ -5,7 +5,7 @@
 import { register } from 'prom-client';
 import { bearer } from '../test/support/api.ts';
 import { readFeed } from '../services/leads/test/support/feedReader.ts';
-import { startProductAround } from '../services/leads/test/support/productAround.ts';
+import { startProductAround } from '../test/support/productAround.ts';
 import { reportFigures } from './benchResults.ts';
 
 const LATENCY_MS = 300;

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
-import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const why = [

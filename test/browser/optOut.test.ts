@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
-import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const why = [

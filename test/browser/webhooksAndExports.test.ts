@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
-import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { startProductAround, type ProductAround } from '../support/productAround.ts';
 import { webhookSignature } from '../../services/leads/src/webhooks/webhookSignature.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));

