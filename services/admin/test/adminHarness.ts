@@ -1,8 +1,8 @@
 import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { startService, type Bus, type RunningService } from '@leadforge/kit';
-import authService from '@leadforge/auth';
 import adminService from '../src/index.ts';
+import { startAuthStandIn, type AuthStandIn } from './standIns/authStandIn.ts';
 import { billingStandIn } from './standIns/billingStandIn.ts';
 
 export interface JsonAnswer<T = any> {
@@ -28,7 +28,7 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export interface AdminHarness {
   bus: Bus;
-  auth: RunningService;
+  auth: AuthStandIn;
   billing: RunningService;
   admin: RunningService;
   /** Calls the admin service directly. */
@@ -44,32 +44,23 @@ export interface AdminHarness {
 export const ROOT_EMAIL = 'root@example.com';
 
 /**
- * The real auth service, a stand-in billing and the admin service under test, each with its own
- * database (PGlite or Postgres), sharing one in-process bus.
+ * Stand-ins for auth and billing and the admin service under test (billing's stand-in and admin each
+ * with its own database, PGlite or Postgres), sharing one in-process bus.
  */
 export async function startAdminHarness(kind: TestDatabaseKind): Promise<AdminHarness> {
   const bus = createMemoryBus();
   const billing = await startServiceForTest(billingStandIn, { kind, bus });
-  const auth = await startServiceForTest(authService, {
-    kind,
-    bus,
-    env: { ADMIN_EMAILS: ROOT_EMAIL, BILLING_URL: billing.url, AUTH_REGISTER_PER_IP_PER_HOUR: '10000' },
-  });
+  const auth = await startAuthStandIn(bus, [ROOT_EMAIL]);
   const adminEnv = { AUTH_URL: auth.url, BILLING_URL: billing.url };
   const admin = await startServiceForTest(adminService, { kind, bus, env: adminEnv });
   const extra: RunningService[] = [];
-  const callAuth = callerFor(auth.url);
   return {
     bus,
     auth,
     billing,
     admin,
     call: callerFor(admin.url),
-    async register(name, email) {
-      const res = await callAuth('POST', '/api/auth/register', { name, email, password: 'secret123' });
-      if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
-      return { id: res.body.user.id, token: res.body.access_token };
-    },
+    register: (name, email) => auth.register(name, email),
     async startAnotherAdmin() {
       const another = await startServiceForTest(adminService, { kind, bus, env: adminEnv });
       extra.push(another);
@@ -87,7 +78,8 @@ export async function startAdminHarness(kind: TestDatabaseKind): Promise<AdminHa
       return replica;
     },
     async stop() {
-      for (const s of [...extra, admin, auth, billing]) await s.stop();
+      for (const s of [...extra, admin, billing]) await s.stop();
+      await auth.close();
       await bus.close();
     },
   };
