@@ -9,7 +9,7 @@ import { API_KEY_HEADER } from '../api/apiKeys.ts';
 import { ROUTES, type RouteEntry } from '../routes.ts';
 import { OPERATION_NOTES, RAW_RESPONSES } from './operationNotes.ts';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** A route as its service registered it (the kit's recordApiRoutes). */
 export interface RouteSchemas {
@@ -22,7 +22,7 @@ export const OPENAPI_PATH = '/api/openapi.json';
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /** Drops what only our validator reads (ajv-errors' messages) and TypeBox's symbols; keeps JSON Schema. */
-function cleanSchema(schema: unknown): any {
+function cleanSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(cleanSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Json = {};
@@ -72,7 +72,7 @@ function responses(route: RouteEntry, recorded: RouteSchemas['schema']): Json {
       continue;
     }
     const cleaned = cleanSchema(schema);
-    out[status] = cleaned?.type === 'null'
+    out[status] = (cleaned as Json | undefined)?.type === 'null'
       ? { description: 'Done; no body' }
       : { description: 'Success', content: { 'application/json': { schema: cleaned, ...exampleOf(name, 'response') } } };
   }
@@ -118,7 +118,7 @@ export function openApiDocument(recorded: readonly RouteSchemas[], table: readon
   for (const route of table) {
     if (route.access === 'admin') continue;
     const found = recorded.find((r) => r.method === route.method && r.url === route.path);
-    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, found);
+    ((paths[openApiPath(route.path)] ??= {}) as Json)[route.method.toLowerCase()] = operation(route, found);
   }
   return {
     openapi: '3.1.0',
@@ -132,7 +132,7 @@ export function openApiDocument(recorded: readonly RouteSchemas[], table: readon
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: { Error: { ...cleanSchema(ErrorBody), example: { detail: 'Search not found', code: 'not_found' } } },
+      schemas: { Error: { ...(cleanSchema(ErrorBody) as Json), example: { detail: 'Search not found', code: 'not_found' } } },
       responses: { Error: { description: 'An error: a sentence for people (`detail`) and an optional stable `code`', content: { 'application/json': { schema: ERROR_REF } } } },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token of a session (POST /api/auth/login).' },

@@ -28,6 +28,11 @@ export interface DatabaseOptions {
  * The engine is opened by embeddedEngine.ts (tuned, its cluster made once per process) and handed
  * over as a promise: `pglite.waitReady` stays what callers wait on before the pool's timeout applies.
  */
+/** knex-pglite's own query method, which the class below hands every single statement. */
+interface PgLiteQuery {
+  _query(connection: unknown, obj: unknown): Promise<unknown>;
+}
+
 class PgLiteClient extends (ClientPgLite as unknown as { new (config: Knex.Config): object }) {
   declare config: { connection: { engine: Promise<PGlite> } };
   declare pglite: { waitReady: Promise<void> };
@@ -46,7 +51,7 @@ class PgLiteClient extends (ClientPgLite as unknown as { new (config: Knex.Confi
 
   async _query(connection: { exec(sql: string): Promise<unknown[]> }, obj: { sql: string; bindings?: unknown[]; response?: unknown }) {
     const multiStatement = !obj.bindings?.length && /;\s*\S/.test(obj.sql);
-    if (!multiStatement) return (ClientPgLite as any).prototype._query.call(this, connection, obj);
+    if (!multiStatement) return (ClientPgLite.prototype as unknown as PgLiteQuery)._query.call(this, connection, obj);
     const results = await connection.exec(obj.sql);
     obj.response = results[results.length - 1] ?? { rows: [], fields: [], affectedRows: 0 };
     return obj;

@@ -45,7 +45,7 @@ export default function runPageJob({ task, maxDepth, started }: PageJob): PageOu
   try {
     const $ = loadHtml(task.html, maxDepth);
     switch (task.kind) {
-      case 'home':
+      case 'home': {
         const contactPages = findScoredContactPages(task.url, $, task.contactPages);
         // First-level links only matter to a page that names no contact or legal page.
         const named = contactPages.some((page) => page.score >= 2);
@@ -58,6 +58,7 @@ export default function runPageJob({ task, maxDepth, started }: PageJob): PageOu
             navigation: named ? [] : findNavigationLinks(task.url, $, FIRST_LEVEL_LINKS + task.contactPages),
           },
         };
+      }
       case 'page':
         return { ok: true, value: readPageContacts($, task.country) };
       case 'summary':

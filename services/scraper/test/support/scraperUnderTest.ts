@@ -3,7 +3,7 @@ import { emitEvent, type Bus, type RunningService } from '@leadforge/kit';
 import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
 import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { createScraperService, type ScraperRuntime } from '../../src/index.ts';
-import type { FixtureWeb, FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
+import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { testIdentities } from './testIdentities.ts';
 
 export interface ScraperUnderTest {
