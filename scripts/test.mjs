@@ -1,14 +1,17 @@
-// `npm test`: type-checks every workspace, builds the SPA, runs every vitest suite, prints one summary line.
+// `npm test`: type-checks every workspace, lints (ESLint and the import rules), builds the SPA, runs every
+// vitest suite, prints one summary line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lint } from './lint.mjs';
 import { typecheck } from './typecheck.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1;
 
 if (!typecheck()) process.exit(1);
+if (!(await lint())) process.exit(1);
 
 if (run('npm', ['run', 'build', '--workspace', '@leadforge/web']) !== 0) process.exit(1);
 
