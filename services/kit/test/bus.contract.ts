@@ -2,20 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { Bus, BusMessage, Subscription } from '../src/bus/bus.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
 
+/**
+ * Nothing here waits for something that should not happen (a duplicate, a delivery after close) by
+ * sleeping: a marker published after it, on the same keys, arrives after it would have (per-key order).
+ */
 export interface BusContractTiming {
-  /** How long to wait for something that should not happen (a duplicate, a delivery after close). */
-  settleMs: number;
   /** How long to wait for something that should happen. */
   deliveryMs: number;
-}
-
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,7 +43,7 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
       await bus.subscribe({ group: group('g'), topics: [topic], handler: async (m) => { received.push(m); } });
       const sent = [message(topic, 'k1', 1), message(topic, 'k2', 2)];
       await bus.publish(sent);
-      await waitFor(() => received.length === 2, timing.deliveryMs, 'both messages');
+      await waitFor(() => received.length === 2, { timeoutMs: timing.deliveryMs, what: 'both messages' });
       const byId = new Map(received.map((m) => [m.envelope.id, m]));
       for (const m of sent) expect(byId.get(m.envelope.id)).toEqual(m);
       expect(await bus.ready()).toBe(true);
@@ -67,7 +62,7 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
       const keys = ['a', 'b', 'c'];
       const batches = [0, 1, 2].map((b) => Array.from({ length: 10 }, (_, i) => message(topic, keys[i % 3], b * 10 + i)));
       await Promise.all(batches.map((batch) => bus.publish(batch)));
-      await waitFor(() => [...seen.values()].flat().length === 30, timing.deliveryMs, 'all 30 messages');
+      await waitFor(() => [...seen.values()].flat().length === 30, { timeoutMs: timing.deliveryMs, what: 'all 30 messages' });
       for (const key of keys) {
         const sequence = seen.get(key)!;
         const expected = batches.flat().filter((m) => m.key === key).map(n);
@@ -80,9 +75,10 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
       const byMember: BusMessage[][] = [[], []];
       for (const received of byMember) await bus.subscribe({ group: shared, topics: [topic], handler: async (m) => { received.push(m); } });
       await bus.publish(Array.from({ length: 20 }, (_, i) => message(topic, `key-${i}`, i)));
-      await waitFor(() => byMember.flat().length >= 20, timing.deliveryMs, '20 messages');
-      await sleep(timing.settleMs);
-      const ids = byMember.flat().map((m) => m.envelope.id);
+      // A marker per key after them: once every marker is in, a second delivery of any of the 20 would be too.
+      await bus.publish(Array.from({ length: 20 }, (_, i) => message(topic, `key-${i}`, 100 + i)));
+      await waitFor(() => byMember.flat().filter((m) => n(m) >= 100).length >= 20, { timeoutMs: timing.deliveryMs, what: 'the 20 markers' });
+      const ids = byMember.flat().filter((m) => n(m) < 100).map((m) => m.envelope.id);
       expect(ids).toHaveLength(20);
       expect(new Set(ids).size).toBe(20);
       expect(byMember[0].length).toBeGreaterThan(0);
@@ -93,16 +89,16 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
       const groups: BusMessage[][] = [[], []];
       for (const received of groups) await bus.subscribe({ group: group('each'), topics: [topic], handler: async (m) => { received.push(m); } });
       await bus.publish(Array.from({ length: 5 }, (_, i) => message(topic, `k${i}`, i)));
-      await waitFor(() => groups.every((g) => g.length >= 5), timing.deliveryMs, 'both groups');
-      await sleep(timing.settleMs);
-      for (const received of groups) expect(received.map(n).sort()).toEqual([0, 1, 2, 3, 4]);
+      await bus.publish(Array.from({ length: 5 }, (_, i) => message(topic, `k${i}`, 100 + i)));
+      await waitFor(() => groups.every((g) => g.filter((m) => n(m) >= 100).length >= 5), { timeoutMs: timing.deliveryMs, what: 'the markers in both groups' });
+      for (const received of groups) expect(received.map(n).filter((x) => x < 100).sort()).toEqual([0, 1, 2, 3, 4]);
     });
 
     it('starts a new group at the oldest retained message', async () => {
       await bus.publish([message(topic, 'k', 1), message(topic, 'k', 2)]);
       const received: number[] = [];
       await bus.subscribe({ group: group('late'), topics: [topic], handler: async (m) => { received.push(n(m)); } });
-      await waitFor(() => received.length === 2, timing.deliveryMs, 'the retained messages');
+      await waitFor(() => received.length === 2, { timeoutMs: timing.deliveryMs, what: 'the retained messages' });
       expect(received).toEqual([1, 2]);
     });
 
@@ -121,7 +117,7 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
         },
       });
       await bus.publish([message(topic, 'same', 1), message(topic, 'same', 2)]);
-      await waitFor(() => attempts.includes(2), timing.deliveryMs, 'the message after the failed one');
+      await waitFor(() => attempts.includes(2), { timeoutMs: timing.deliveryMs, what: 'the message after the failed one' });
       expect(attempts).toEqual([1, 1, 2]);
     });
 
@@ -133,23 +129,29 @@ export function busContract(name: string, makeBus: () => Bus | Promise<Bus>, tim
         subscriptions.push(await bus.subscribe({ group: shared, topics: [topic], handler: async (m) => { received.push(n(m)); } }));
       }
       await bus.publish(Array.from({ length: 10 }, (_, i) => message(topic, `key-${i}`, i)));
-      await waitFor(() => byMember.flat().length >= 10, timing.deliveryMs, 'the first 10 messages');
+      await waitFor(() => byMember.flat().length >= 10, { timeoutMs: timing.deliveryMs, what: 'the first 10 messages' });
       await subscriptions[0].close();
       const takenByClosed = byMember[0].length;
       await bus.publish(Array.from({ length: 10 }, (_, i) => message(topic, `key-${i}`, 10 + i)));
-      await waitFor(() => byMember[1].filter((x) => x >= 10).length === 10, timing.deliveryMs, 'all later messages at the remaining member');
+      await waitFor(() => byMember[1].filter((x) => x >= 10).length === 10, { timeoutMs: timing.deliveryMs, what: 'all later messages at the remaining member' });
       expect(takenByClosed).toBeGreaterThan(0);
       expect(byMember[0].length).toBe(takenByClosed);
     });
 
     it('stops delivering once a subscription is closed', async () => {
+      const closing = group('close');
       const received: number[] = [];
-      const subscription = await bus.subscribe({ group: group('close'), topics: [topic], handler: async (m) => { received.push(n(m)); } });
+      const subscription = await bus.subscribe({ group: closing, topics: [topic], handler: async (m) => { received.push(n(m)); } });
       await bus.publish([message(topic, 'k', 1)]);
-      await waitFor(() => received.length === 1, timing.deliveryMs, 'the first message');
+      await waitFor(() => received.length === 1, { timeoutMs: timing.deliveryMs, what: 'the first message' });
       await subscription.close();
-      await bus.publish([message(topic, 'k', 2)]);
-      await sleep(timing.settleMs);
+      // The group's next member takes the message: the closed subscription has had its chance by then.
+      // (The memory bus's publish resolves once the group has handled it, so it is awaited after the join.)
+      const published = bus.publish([message(topic, 'k', 2)]);
+      const successor: number[] = [];
+      await bus.subscribe({ group: closing, topics: [topic], handler: async (m) => { successor.push(n(m)); } });
+      await published;
+      await waitFor(() => successor.includes(2), { timeoutMs: timing.deliveryMs, what: 'the message at the group\'s next member' });
       expect(received).toEqual([1]);
     });
   });

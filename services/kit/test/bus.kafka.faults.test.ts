@@ -13,7 +13,7 @@ import { emitEvent } from '../src/outbox/outbox.ts';
 import type { RunningService, ServiceDefinition } from '../src/service.ts';
 import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
-import { waitFor } from './bus.contract.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
 import { KAFKA_START_TIMEOUT_MS, ownKafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
 
 const logger = pino({ level: 'silent' });
@@ -106,7 +106,7 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
         },
       });
       await bus.publish([submitted('t1'), { ...submitted('t2'), key: 't1' }]);
-      await waitFor(() => calls.includes('t2'), 30_000, 't2 after t1');
+      await waitFor(() => calls.includes('t2'), { timeoutMs: 30_000, what: 't2 after t1' });
       expect(calls).toEqual(['t1', 't1', 't1', 't1', 't2']);
       expect(await tdb.db('kit_dead_letters').where({ consumer: group }).count({ n: '*' })).toEqual([{ n: 0 }]);
     } finally {
@@ -131,7 +131,7 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
       });
       const message = (n: number): BusMessage => ({ topic, key: 'k', envelope: { ...submitted('s').envelope, data: { n } } });
       await bus.publish([message(1), message(2)]);
-      await waitFor(() => calls.includes(2), 30_000, 'the message after the slow one');
+      await waitFor(() => calls.includes(2), { timeoutMs: 30_000, what: 'the message after the slow one' });
       await sleep(1_000);
       // Dropped from the group, the member would have been given the uncommitted slow message again.
       expect(calls).toEqual([1, 2]);
@@ -219,10 +219,10 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
       const restartsBefore = (await metric('leadforge_bus_consumer_restarts_total', { group })) ?? 0;
       const message = (n: number): BusMessage => ({ topic, key: `k${n}`, envelope: { ...submitted('s').envelope, data: { n } } });
       await bus.publish([message(1)]);
-      await waitFor(() => seen.includes(1), 30_000, 'the message, after the consumer was started again');
+      await waitFor(() => seen.includes(1), { timeoutMs: 30_000, what: 'the message, after the consumer was started again' });
       expect(await metric('leadforge_bus_consumer_restarts_total', { group })).toBe(restartsBefore + 1);
       await bus.publish([message(2), message(3)]);
-      await waitFor(() => seen.includes(2) && seen.includes(3), 30_000, 'later messages');
+      await waitFor(() => seen.includes(2) && seen.includes(3), { timeoutMs: 30_000, what: 'later messages' });
       await eventually(async () => (await metric('leadforge_bus_consumer_lag', { group })) === 0, 15_000, 'a lag figure from the restarted consumer');
     } finally {
       await bus.close();
@@ -300,7 +300,7 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
 
     it('publishes the backlog once the broker is back', async () => {
       await own.restart();
-      await waitFor(() => received.length >= 2, 60_000, 'the events written while the broker was down');
+      await waitFor(() => received.length >= 2, { timeoutMs: 60_000, what: 'the events written while the broker was down' });
       expect(received.map((e) => e.key).sort()).toEqual(['d1', 'd2']);
       await eventually(async () => (await backlog()) === 0, 10_000, 'an empty backlog');
     }, 90_000);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
 import { kafkaTopicConfig } from '../src/bus/createBus.ts';
 import { createKafkaBus } from '../src/bus/kafkaBus.ts';
-import { busContract, waitFor } from './bus.contract.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
+import { busContract } from './bus.contract.ts';
 import { givenBrokers, KAFKA_START_TIMEOUT_MS, kafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
 
 describe('the settings of topics the Kafka bus creates', () => {
@@ -32,7 +33,7 @@ describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipRe
 
   // Group joins and rebalances take seconds on a real broker.
   // Frequent heartbeats: members learn of a rebalance sooner, which is most of these tests' time.
-  busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', logger, partitions: 4, heartbeatIntervalMs: 500 }), { settleMs: 3_000, deliveryMs: 25_000 });
+  busContract('kafka', () => createKafkaBus({ brokers, clientId: 'leadforge-contract-test', logger, partitions: 4, heartbeatIntervalMs: 500 }), { deliveryMs: 25_000 });
 
   it('creates a topic with the settings topicConfig gives it', async () => {
     const topic = `lf-kept-${crypto.randomBytes(4).toString('hex')}`;
@@ -59,7 +60,7 @@ describe.skipIf(skipReason)(`kafka bus on Apache Kafka${skipReason ? ` (${skipRe
     try {
       await bus.subscribe({ group: `${topic}-group`, topics: [topic], handler: async (m) => { received.push(m.topic); } });
       await bus.publish([{ topic, key: 'k', envelope: { id: crypto.randomUUID(), type: 'contract.tested', version: 1, occurred_at: new Date().toISOString(), key: 'k', data: {} } }]);
-      await waitFor(() => received.length === 1, 25_000, 'the message');
+      await waitFor(() => received.length === 1, { timeoutMs: 25_000, what: 'the message' });
       expect(received).toEqual([topic]);
       await admin.connect();
       const topics = await admin.listTopics();

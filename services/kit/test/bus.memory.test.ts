@@ -4,9 +4,10 @@ import type { BusMessage } from '../src/bus/bus.ts';
 import { createBus, sharedMemoryBus } from '../src/bus/createBus.ts';
 import { createMemoryBus } from '../src/bus/memoryBus.ts';
 import pino from 'pino';
-import { busContract, waitFor } from './bus.contract.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
+import { busContract } from './bus.contract.ts';
 
-busContract('memory', () => createMemoryBus({ retryMs: 10 }), { settleMs: 50, deliveryMs: 2_000 });
+busContract('memory', () => createMemoryBus({ retryMs: 10 }), { deliveryMs: 2_000 });
 
 function message(topic: string, key: string, n: number): BusMessage {
   return { topic, key, envelope: { id: uuidv7(), type: 'memory.tested', version: 1, occurred_at: new Date().toISOString(), key, data: { n } } };
@@ -22,7 +23,7 @@ describe('memory bus in local mode', () => {
     await bus.subscribe({ group: 'fast', topics: ['t'], handler: async () => { handled.push('fast'); } });
     let published = false;
     const publishing = bus.publish([message('t', 'k', 1)]).then(() => { published = true; });
-    await waitFor(() => handled.includes('fast'), 1_000, 'the fast group');
+    await waitFor(() => handled.includes('fast'), { timeoutMs: 1_000, what: 'the fast group' });
     expect(published).toBe(false);
     release();
     await publishing;
@@ -43,16 +44,17 @@ describe('memory bus in local mode', () => {
       },
     });
     await bus.publish([message('t', 'k', 1)]);
-    await waitFor(() => seen.length === 2, 1_000, 'the echoed message');
+    await waitFor(() => seen.length === 2, { timeoutMs: 1_000, what: 'the echoed message' });
     expect(seen).toEqual([1, 2]);
     await bus.close();
   });
 
   it('stops waiting for a group whose last member left', async () => {
     const bus = createMemoryBus({ retryMs: 10 });
-    const subscription = await bus.subscribe({ group: 'failing', topics: ['t'], handler: async () => { throw new Error('always'); } });
+    let attempts = 0;
+    const subscription = await bus.subscribe({ group: 'failing', topics: ['t'], handler: async () => { attempts += 1; throw new Error('always'); } });
     const publishing = bus.publish([message('t', 'k', 1)]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await waitFor(() => attempts >= 2, { what: 'the message failing and being retried' });
     await subscription.close();
     await publishing;
     await bus.close();
@@ -63,7 +65,7 @@ describe('memory bus in local mode', () => {
     await bus.publish([1, 2, 3, 4, 5].map((n) => message('t', 'k', n)));
     const seen: number[] = [];
     await bus.subscribe({ group: 'late', topics: ['t'], handler: async (m) => { seen.push((m.envelope.data as { n: number }).n); } });
-    await waitFor(() => seen.length === 3, 1_000, 'the retained messages');
+    await waitFor(() => seen.length === 3, { timeoutMs: 1_000, what: 'the retained messages' });
     expect(seen).toEqual([3, 4, 5]);
     await bus.close();
   });

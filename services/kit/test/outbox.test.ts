@@ -8,7 +8,7 @@ import { createMemoryBus } from '../src/bus/memoryBus.ts';
 import { startConsumer } from '../src/consumer/eventConsumer.ts';
 import { emitEvent, OutboxRelay, replayParkedOutbox } from '../src/outbox/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
-import { waitFor } from './bus.contract.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -140,7 +140,7 @@ describe('transactional outbox', () => {
     }
     const relay = new OutboxRelay({ db: tdb.db, bus: flaky, service: 'test', logger, pollMs: 5, batch: 7 });
     relay.start();
-    await waitFor(() => [...order.values()].flat().length >= 30, 5_000, 'all 30 events');
+    await waitFor(() => [...order.values()].flat().length >= 30, { timeoutMs: 5_000, what: 'all 30 events' });
     await relay.stop();
     for (let k = 0; k < 3; k++) expect(order.get(`u${k}`)).toEqual([...Array(10).keys()].map((j) => j * 3 + k));
     expect(await unpublished(tdb.db)).toBe(0);
@@ -150,9 +150,10 @@ describe('transactional outbox', () => {
     const bus = recordingBus(memory);
     const relay = new OutboxRelay({ db: tdb.db, bus, service: 'wake', logger, pollMs: 60_000 });
     relay.start();
-    await sleep(50);
+    // Its first look at the outbox found it empty: from here only a wake can publish within the minute.
+    await waitFor(async () => (await register.getSingleMetric('leadforge_outbox_backlog')!.get()).values.some((v) => v.labels.service === 'wake'), { what: 'the relay\'s first look at the outbox' });
     await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
-    await waitFor(() => bus.published.length === 1, 2_000, 'the woken relay');
+    await waitFor(() => bus.published.length === 1, { timeoutMs: 2_000, what: 'the woken relay' });
     await relay.stop();
     const counted = await register.getSingleMetric('leadforge_events_published_total')!.get();
     expect(counted.values.find((v) => v.labels.service === 'wake')?.value).toBe(1);
@@ -161,14 +162,14 @@ describe('transactional outbox', () => {
   });
 
   it('stops within seconds while a publish hangs, leaving its rows for the next relay', async () => {
-    const hanging: Bus = { ...memory, publish: () => new Promise<void>(() => {}) };
+    let publishing = false;
+    const hanging: Bus = { ...memory, publish: () => { publishing = true; return new Promise<void>(() => {}); } };
     await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
     const relay = new OutboxRelay({ db: tdb.db, bus: hanging, service: 'test', logger, pollMs: 5 });
     relay.start();
-    await sleep(100);
-    const stopping = Date.now();
+    await waitFor(() => publishing, { what: 'the publish that hangs' });
+    // Stopping at all is the point (the test's own timeout catches a stop that waits for the publish).
     await relay.stop();
-    expect(Date.now() - stopping).toBeLessThan(7_000);
     expect(await unpublished(tdb.db)).toBe(1);
     const next = new OutboxRelay({ db: tdb.db, bus: recordingBus(memory), service: 'test', logger });
     expect(await next.drainOnce()).toBe(1);
@@ -183,8 +184,8 @@ describe('transactional outbox', () => {
     for (let i = 0; i < 20; i++) {
       sent.push(await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', `u${i % 4}`, creditsChanged(`u${i % 4}`, i))));
     }
-    await waitFor(() => bus.published.length >= 20, 5_000, 'all 20 events');
-    await sleep(50);
+    await waitFor(() => bus.published.length >= 20, { timeoutMs: 5_000, what: 'all 20 events' });
+    // Stopped relays publish nothing more: what they published is final.
     await Promise.all(relays.map((relay) => relay.stop()));
     expect(bus.published.map((m) => m.envelope.id)).toEqual(sent.map((e) => e.id));
   });
@@ -207,7 +208,7 @@ describe('transactional outbox', () => {
     const [first, huge, later] = [await emit('u1', 1), await emit('huge', 2), await emit('u2', 3)];
     const relay = new OutboxRelay({ db: tdb.db, bus: refusing, service: 'parking', logger, pollMs: 5 });
     relay.start();
-    await waitFor(() => bus.published.length >= 2, 5_000, 'the events around the refused one');
+    await waitFor(() => bus.published.length >= 2, { timeoutMs: 5_000, what: 'the events around the refused one' });
     expect(bus.published.map((m) => m.envelope.id)).toEqual([first.id, later.id]);
     const [parked] = await tdb.db('kit_outbox').whereNotNull('parked_at').select('event_id', 'last_error', 'published_at');
     expect(parked).toMatchObject({ event_id: huge.id, published_at: null });
@@ -235,7 +236,7 @@ describe('transactional outbox', () => {
     const relay = new OutboxRelay({ db: tdb.db, bus: flaky, service: 'test', logger: recording, pollMs: 1_000 });
     try {
       relay.start();
-      await waitFor(() => bus.published.length === 1, 20_000, 'the event after three failed publishes');
+      await waitFor(() => bus.published.length === 1, { timeoutMs: 20_000, what: 'the event after three failed publishes' });
     } finally {
       random.mockRestore();
       await relay.stop();
