@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '@leadforge/stack';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 
@@ -49,20 +50,14 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       },
     });
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) {
-      if (Date.now() > deadline) throw new Error('the contact service did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok), { timeoutMs: 60_000, what: 'the contact service to start' });
     const refused = await fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refused.status).toBe(400);
 
     const spanFor = () => exports.flatMap(({ path, body }) => body.resourceSpans.map((rs) => ({ path, rs })))
       .flatMap(({ path, rs }) => rs.scopeSpans.flatMap((scope) => scope.spans.map((span) => ({ path, resource: rs.resource, span }))))
       .find(({ span }) => span.name === 'request' && attribute(span.attributes, 'http.route') === '/api/contact');
-    while (!spanFor() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const found = spanFor();
-    expect(found, 'a request span for POST /api/contact').toBeDefined();
+    const found = await waitFor(spanFor, { timeoutMs: 30_000, what: 'a request span for POST /api/contact' });
     expect(found!.path).toBe('/v1/traces');
     expect(attribute(found!.resource.attributes, 'service.name')).toBe('leadforge-contact');
     expect(attribute(found!.span.attributes, 'http.request.method')).toBe('POST');

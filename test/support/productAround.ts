@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { apiClient, bearer } from './api.ts';
 
 /** Which places the maps source answers with: the full fixture, one where exactly 12 businesses have contacts, or none (down). */
@@ -112,12 +113,12 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     balance,
     async setCredits(userId, token, credits) {
       // The signup grant arrives by event; wait for it so the adjustment lands on top of it.
-      for (let i = 0; i < 100 && (await balance(token)) === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      const change = credits - (await balance(token));
+      const granted = await waitFor(() => balance(token), { until: (n) => n !== 0, what: 'the signup grant' });
+      const change = credits - granted;
       if (change === 0) return;
       const res = await api('POST', '/api/admin/update-credits', { user_id: userId, credits_change: change }, bearer(admin.token));
       if (res.status !== 200) throw new Error(`update-credits: ${res.status} ${JSON.stringify(res.body)}`);
-      for (let i = 0; i < 50 && (await balance(token)) !== credits; i++) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => balance(token), { until: (n) => n === credits, what: `a balance of ${credits}` });
     },
     async close() {
       await stack.stop();

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -43,11 +44,7 @@ export async function startWebhookReceiver() {
     answer(...answers: ReceiverAnswer[]) { script.push(...answers); },
     answerAlways(answer: ReceiverAnswer | undefined) { always = answer; },
     async waitFor(count: number, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
-      const until = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > until) throw new Error(`the receiver got ${received.length} of ${count} webhooks`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(() => received.length, { until: (n) => n >= count, timeoutMs, what: `${count} webhooks at the receiver` });
       return received.slice(0, count);
     },
     async close() {

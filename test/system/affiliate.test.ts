@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@leadforge/stack';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 const REFERRAL_SECRET = `system-test-referral-secret-${crypto.randomBytes(8).toString('hex')}`;
 const INTERNAL_TOKEN = crypto.randomBytes(24).toString('hex');
@@ -17,14 +18,9 @@ function referralToken(code: string, visitedAt: Date): string {
   return `${payload}.${crypto.createHmac('sha256', REFERRAL_SECRET).update(payload).digest('base64url').slice(0, 22)}`;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** An affiliate's stats once they count `referrals` referrals. */
+const referralsCounted = (read: () => Promise<{ total_referrals: number }>, referrals: number) =>
+  waitFor(read, { until: (s) => s.total_referrals >= referrals, what: `${referrals} referrals counted` });
 
 describe('the referral programme through the gateway, started as `npm start` starts it', () => {
   let stack: LocalStackProcess;
@@ -46,6 +42,18 @@ describe('the referral programme through the gateway, started as `npm start` sta
   let ada: { id: string; auth: Record<string, string> };
   let link: string;
   let bob: { id: string; auth: Record<string, string> };
+  let markers = 0;
+  /**
+   * A referral to Bob registered after the registrations under test: once Bob counts it, those were
+   * handled too (auth's outbox relay publishes in order and, on the in-process bus, a batch only once it
+   * has been handled). Bob's count is a marker Ada's cannot move, so a wrong count of Ada's shows.
+   */
+  const markerReferralCounted = async () => {
+    markers += 1;
+    const bobsLink = (await stats(bob)).referral_link as string;
+    await register(`Marker ${markers}`, `marker.${markers}@example.com`, (await follow(bobsLink)).body.referral_token);
+    await referralsCounted(() => stats(bob), markers);
+  };
 
   beforeAll(async () => {
     billingPort = await freePort();
@@ -64,17 +72,15 @@ describe('the referral programme through the gateway, started as `npm start` sta
     const landed = await follow(link);
     expect(landed.status).toBe(201);
     bob = await register('Bob Referred', 'bob.referred@example.com', landed.body.referral_token);
-    expect((await until(() => stats(ada), (s) => s.total_referrals === 1)).total_referrals).toBe(1);
+    expect((await referralsCounted(() => stats(ada), 1)).total_referrals).toBe(1);
   });
 
   it('refuses self-referral: A following their own link, and A\'s second mailbox alias', async () => {
     expect(await follow(link, ada.auth)).toMatchObject({ status: 400, body: { detail: 'You cannot use your own referral link' } });
     const token = (await follow(link)).body.referral_token;
     await register('Ada Again', 'ada.referrer+second@example.com', token);
-    // A genuine referral registered after the alias: once it counts, the alias was handled too.
     await register('Cleo Referred', 'cleo.referred@example.com', (await follow(link)).body.referral_token);
-    await until(() => stats(ada), (s) => s.total_referrals >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await markerReferralCounted();
     expect((await stats(ada)).total_referrals).toBe(2);
   });
 
@@ -82,8 +88,7 @@ describe('the referral programme through the gateway, started as `npm start` sta
     const code = new URL(link).searchParams.get('ref')!;
     await register('Old Visitor', 'old.visitor@example.com', referralToken(code, new Date(Date.now() - 61 * DAY_MS)));
     await register('Recent Visitor', 'recent.visitor@example.com', referralToken(code, new Date(Date.now() - 59 * DAY_MS)));
-    await until(() => stats(ada), (s) => s.total_referrals >= 3);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await markerReferralCounted();
     expect((await stats(ada)).total_referrals).toBe(3);
   });
 
@@ -97,7 +102,7 @@ describe('the referral programme through the gateway, started as `npm start` sta
     const executions = await Promise.all([1, 2].map(() => api('POST', '/api/payments/execute', { payment_id: orderId, payer_id: approved.body.payer_id }, bob.auth)));
     expect(executions.map((e) => e.status)).toEqual([200, 200]);
 
-    const earned = await until(() => stats(ada), (s) => s.total_commissions > 0);
+    const earned = await waitFor(() => stats(ada), { until: (s) => s.total_commissions > 0, what: 'Ada\'s commission' });
     expect(earned).toMatchObject({ total_referrals: 3, total_commissions: 4.9 });
     const statement = (await api('GET', '/api/affiliate/commissions', undefined, ada.auth)).body;
     expect(statement.commissions).toEqual([expect.objectContaining({ plan_id: 'growth', sale_amount: 49, amount: 4.9, status: 'pending' })]);
@@ -109,7 +114,7 @@ describe('the referral programme through the gateway, started as `npm start` sta
       body: JSON.stringify({ actor_id: ada.id, reason: 'system test refund' }),
     });
     expect(refund.status).toBe(200);
-    expect((await until(() => stats(ada), (s) => s.total_commissions === 0)).total_commissions).toBe(0);
+    expect((await waitFor(() => stats(ada), { until: (s) => s.total_commissions === 0, what: 'Ada\'s commission taken back' })).total_commissions).toBe(0);
   });
 
   it('validates and rate-limits affiliate applications through the gateway', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
 import { startSiteVerifyStandIn } from '../../services/contact/test/support/siteverifyStandIn.ts';
@@ -48,12 +49,10 @@ describe('the contact form through the gateway, with reCAPTCHA pointed at a site
 
     const admin = await api('POST', '/api/auth/register', { name: 'Contact Admin', email: 'contact-admin@example.com', password: 'secret123' });
     const read = () => api('GET', '/api/admin/enhanced-stats?include=contact_submissions', undefined, bearer(admin.body.access_token));
-    const deadline = Date.now() + 10_000;
-    let listed: { id: string }[] = [];
-    while (Date.now() < deadline && !listed.some((s) => s.id === res.body.submission_id)) {
-      listed = (await read()).body.contact_submissions ?? [];
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const listed: { id: string }[] = await waitFor(async () => (await read()).body.contact_submissions ?? [], {
+      until: (submissions: { id: string }[]) => submissions.some((s) => s.id === res.body.submission_id),
+      what: 'the message in the admin panel',
+    });
     expect(listed.find((s) => s.id === res.body.submission_id)).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.com', message: expect.stringContaining('Hello from the system test') });
   });
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
@@ -84,8 +85,7 @@ describe('hostile input never stops the product', () => {
     expect(res.status).toBe(201);
     const token = res.body.access_token as string;
     const credits = async () => (await api('GET', '/api/auth/me', undefined, bearer(token))).body.credits as number;
-    for (let i = 0; i < 100 && (await credits()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await credits()).toBe(10);
+    expect(await waitFor(credits, { until: (n) => n !== 0, what: 'the signup credits' })).toBe(10);
     return { token, credits };
   };
 
@@ -94,13 +94,11 @@ describe('hostile input never stops the product', () => {
     const search = api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'London', quantity: 10 }, bearer(user.token));
     let done = false;
     void search.finally(() => { done = true; });
-    let slowestMs = 0;
     let calls = 0;
     while (!done) {
-      const started = performance.now();
       expect((await api('GET', '/api/auth/me', undefined, bearer(user.token))).status).toBe(200);
-      slowestMs = Math.max(slowestMs, performance.now() - started);
       calls++;
+      // Pacing of the probe, not a wait for anything.
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const res = await search;
@@ -109,11 +107,9 @@ describe('hostile input never stops the product', () => {
     // The site nested throughout gives nothing; the other keeps what its home page shows.
     expect(emails).toContain(`home@${HOSTILE_HOSTS.nestedContact}`);
     expect(res.body.leads.find((lead: { website: string }) => lead.website.includes(HOSTILE_HOSTS.nested + '/'))).toBeUndefined();
+    // Before the fix one such page blocked every request for minutes: /api/auth/me answered while the
+    // search ran. How fast it answers is bench/hostilePages.ts's to measure (the 100 ms target), not a test's.
     expect(calls).toBeGreaterThan(1);
-    // Before the fix one such page blocked every request for minutes. The bound says "never blocked",
-    // not how fast: a loaded 2-core CI box stretches answers; bench/hostilePages.ts measures the
-    // 100 ms target.
-    expect(slowestMs).toBeLessThan(2_000);
   }, 120_000);
 
   for (const broken of ['truncated', 'binary'] as const) {
@@ -121,11 +117,10 @@ describe('hostile input never stops the product', () => {
       const user = await newUser();
       mode = broken;
       try {
-        const started = Date.now();
+        // A search's deadline is minutes away, past this test's timeout: an answer at all means it
+        // failed as soon as the directory's answer came.
         const res = await api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'London', quantity: 5 }, bearer(user.token));
         expect({ status: res.status, detail: res.body.detail }).toEqual({ status: 502, detail: DIRECTORY_ERROR });
-        // A search's deadline is minutes away: it failed as soon as the answer came.
-        expect(Date.now() - started).toBeLessThan(30_000);
         expect(await user.credits()).toBe(10);
       } finally {
         mode = 'fixture';

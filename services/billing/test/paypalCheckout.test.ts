@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { recordCapture } from '../src/domain/purchases.ts';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
@@ -74,7 +75,7 @@ for (const kind of kinds) {
       // PayPal captures at once but answers late: the webhooks arrive while the executes wait.
       paypal.failNext('capture', 'slow-after', { delayMs: 250 });
       const first = Array.from({ length: 25 }, () => execute());
-      while (paypal.orders.get(orderId)!.status !== 'COMPLETED') await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => paypal.orders.get(orderId)!.status, { until: (status) => status === 'COMPLETED', intervalMs: 5, what: 'PayPal to capture the order' });
       const delivery = paypal.captureCompletedEvent(orderId);
       const rest = [...Array.from({ length: 5 }, () => postWebhook(delivery)), ...Array.from({ length: 25 }, () => execute())];
       const answers = await Promise.all([...first, ...rest]);

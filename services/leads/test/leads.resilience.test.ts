@@ -64,11 +64,9 @@ for (const kind of kinds) {
       const user = newUser(20);
       const id = await start(user.token, 10);
       await around.engine.leads(id, [engineLead(1), engineLead(2)]);
-      const startedAt = Date.now();
       const { messages } = await readFeed(`${svc.url}/api/lead-searches/${id}/events`, { authorization: `Bearer ${user.token}` }, { until: (m) => m.event === 'finished' });
       const finished = messages.at(-1)!;
       expect(finished.data).toMatchObject({ status: 'completed', reason: 'deadline', stats: { total_found: 2, credits_used: 2, remaining_credits: 18 } });
-      expect(Date.now() - startedAt).toBeLessThan(4000);
       expect(around.billing.balanceOf(user.id)).toBe(18);
     });
 
