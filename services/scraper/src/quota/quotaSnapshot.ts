@@ -45,7 +45,7 @@ export function quotaSnapshotWriter(db: Db, log: Logger, quota: ProxyQuota, ever
   const loop = new WorkLoop({
     name: 'proxy quota snapshot',
     logger: log,
-    step: async () => { await saveInTurn(); return false; },
+    step: saveInTurn,
     pollMs: everyMs,
     retry: { baseMs: everyMs, maxMs: Math.max(everyMs, 30_000) },
   });

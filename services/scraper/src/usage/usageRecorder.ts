@@ -43,7 +43,7 @@ export class UsageRecorder implements UsageSink {
     this.loop = new WorkLoop({
       name: 'proxy usage recorder',
       logger: log,
-      step: async () => { await this.flush(); return false; },
+      step: () => this.flush(),
       pollMs: flushMs,
       retry: { baseMs: flushMs, maxMs: Math.max(flushMs, 30_000) },
     });
