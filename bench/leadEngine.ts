@@ -63,7 +63,7 @@ function startInstance(db: Db, port: number, name: string) {
   const parsing = acquireParsePool(parse.workers);
   const reader = createPageReader({ pool: parsing.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => undefined, log });
   const enrich = createSiteEnricher({ client, reader, contactPages: config.contactPagesPerSite });
-  const worker = new JobWorker(db, name, config.jobs, (job, signal) =>
+  const worker = new JobWorker(db, { owner: name }, config.jobs, (job, signal) =>
     new SearchRun(job, { db, owner: name, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
   return { async stop() { await worker.stop(); await client.close(); await parsing.release(); } };
