@@ -24,4 +24,5 @@ export * from './http/clientAddress.ts';
 export * from './http/schemaValidation.ts';
 export * from './http/rateLimits.ts';
 export * from './perService.ts';
+export * from './accounts/erasedAccounts.ts';
 export { activeTraceparent, inTraceOf } from './tracing.ts';

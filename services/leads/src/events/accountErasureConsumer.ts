@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type Bus, type Db } from '@leadforge/kit';
+import { markAccountErased, startConsumer, type Bus, type Db } from '@leadforge/kit';
 import { eraseEndpointsOf } from '../webhooks/webhookEndpoints.ts';
-import { markAccountErased } from '../domain/erasedAccounts.ts';
 
 /**
  * A deleted account's searches go with their leads and live feed: what a user searched for (the
@@ -37,7 +36,7 @@ export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger
     logger: options.log,
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
-        await markAccountErased(trx, data.user_id);
+        await markAccountErased(trx, 'leads', data.user_id);
         const erased = await eraseSearchesOf(trx, data.user_id);
         await eraseEndpointsOf(trx, data.user_id);
         if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');

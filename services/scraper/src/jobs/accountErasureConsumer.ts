@@ -1,11 +1,12 @@
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type Subscription } from '@leadforge/kit';
+import { markAccountErased, startConsumer, type Subscription } from '@leadforge/kit';
 import type { ScraperRuntime } from '../runtime.ts';
 
 /**
  * `account.deleted` -> the deleted account's jobs forget what was searched for (industry and place);
  * their figures stay for the proxy statistics. A job still open is cancelled: a worker checks for
- * that before it starts and at every heartbeat, so it never searches for the blanked query.
+ * that before it starts and at every heartbeat, so it never searches for the blanked query. A search
+ * requested before the deletion that arrives after it is never stored (`recordSearch`).
  */
 export function startAccountErasureConsumer(rt: ScraperRuntime): Promise<Subscription> {
   const { ctx } = rt;
@@ -18,6 +19,7 @@ export function startAccountErasureConsumer(rt: ScraperRuntime): Promise<Subscri
     logger: ctx.log,
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
+        await markAccountErased(trx, 'scraper', data.user_id);
         await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ state: 'finished' }).update({ cancel_requested: true });
         await trx('scraper_jobs').where({ user_id: data.user_id }).update({ industry: '', location: '', error: null, updated_at: trx.fn.now() });
       },
