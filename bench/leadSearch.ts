@@ -48,8 +48,8 @@ for (let i = 0; i < RUNS; i++) {
 // The leads service's share after the engine: from the engine writing an event to the leads consumer taking it in.
 const handleDelay = (await register.getSingleMetric('leadforge_event_handle_delay_seconds')!.get()).values
   .filter((v) => v.labels.group === 'leads.scrape-results');
-const delaySum = handleDelay.find((v) => v.metricName?.endsWith('_sum'))?.value ?? Number.NaN;
-const delayCount = handleDelay.find((v) => v.metricName?.endsWith('_count'))?.value ?? Number.NaN;
+const delaySum = handleDelay.find((v) => (v as { metricName?: string }).metricName?.endsWith('_sum'))?.value ?? Number.NaN;
+const delayCount = handleDelay.find((v) => (v as { metricName?: string }).metricName?.endsWith('_count'))?.value ?? Number.NaN;
 await product.close();
 
 const median = (key: keyof (typeof runs)[number]) => [...runs].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];

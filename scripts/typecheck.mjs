@@ -13,7 +13,7 @@ export function typecheckProjects() {
   const services = fs.readdirSync(path.join(root, 'services'))
     .filter((d) => !['contracts', 'kit'].includes(d))
     .map((d) => `services/${d}`);
-  return ['services/contracts', 'services/kit', ...services, 'gateway', 'stack', 'web', 'test']
+  return ['services/contracts', 'services/kit', ...services, 'gateway', 'stack', 'web', 'test', 'bench', 'deploy']
     .filter((project) => fs.existsSync(path.join(root, project, 'tsconfig.json')));
 }
 
