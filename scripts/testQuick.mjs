@@ -2,8 +2,8 @@
 // no PostgreSQL, Redis or Kafka servers, no product processes, browsers, clusters or gateways at the
 // edge (those are `npm test`'s). Prints how long each step took.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { lint } from './lint.mjs';
 import { typecheck } from './typecheck.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
@@ -30,9 +30,9 @@ const PGLITE_ONLY = {
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const timings = [];
 /** Runs one step, records its time, and stops the whole run at the first that fails. */
-function step(name, run) {
+async function step(name, run) {
   const started = performance.now();
-  const ok = run();
+  const ok = await run();
   timings.push(`${name} ${seconds(started)}`);
   if (!ok) {
     console.error(`\ntest:quick: ${name} failed (${timings.join(', ')})`);
@@ -41,10 +41,9 @@ function step(name, run) {
 }
 
 const started = performance.now();
-step('type check', typecheck);
-const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {};
-if (scripts.lint) step('lint', () => spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' }).status === 0);
-step('tests', () => {
+await step('type check', typecheck);
+await step('lint', lint);
+await step('tests', () => {
   const env = { ...process.env, ...PGLITE_ONLY };
   // CI's "nothing may skip" applies to npm test, which starts the servers this tier leaves out.
   delete env.LEADFORGE_REQUIRE_PREREQUISITES;
