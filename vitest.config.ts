@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which left a core
+    // idle while a test waited on a product, a server or a browser. `--maxWorkers` overrides it.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/globalInfra.ts'],
     // Every test worker, like every product process a test starts, talks only to loopback.
     setupFiles: ['test/support/loopbackEgressPreload.mjs'],

@@ -11,8 +11,18 @@ const root = path.resolve(new URL('..', import.meta.url).pathname);
 /** Folders whose tests the quick tier runs: every workspace's own tests. */
 export const QUICK_TEST_FOLDERS = ['services', 'gateway', 'web/src', 'stack/test', 'scripts'];
 
-/** Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis): `npm test` runs them. */
-export const QUICK_TEST_EXCLUDES = ['**/*.kafka*.test.ts', 'stack/test/kafkaBroker.test.ts', 'stack/test/postgresServer.test.ts', 'stack/test/redisServer.test.ts'];
+/**
+ * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product
+ * in-process (the launcher's, the slowest files of the tier by far): `npm test` runs them.
+ */
+export const QUICK_TEST_EXCLUDES = [
+  '**/*.kafka*.test.ts',
+  'stack/test/kafkaBroker.test.ts',
+  'stack/test/postgresServer.test.ts',
+  'stack/test/redisServer.test.ts',
+  'stack/test/localEngines.test.ts',
+  'stack/test/startStack.test.ts',
+];
 
 /**
  * Empty (not unset) server addresses: test/support/globalInfra.ts starts no private PostgreSQL or Redis,

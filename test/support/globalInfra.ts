@@ -39,6 +39,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   fs.mkdirSync(scratch, { mode: 0o1777 });
   fs.chmodSync(scratch, 0o1777);
   process.env.TMPDIR = scratch;
+  process.env.LEADFORGE_TEST_SCRATCH = scratch;
   const servers: Array<{ pid: number; stop(): Promise<void> }> = [];
   // Vitest exits on Ctrl-C without tearing down: throwaway servers then go at once, with their folder.
   const onExit = () => {

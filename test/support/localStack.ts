@@ -1,16 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { freePort } from '@leadforge/stack';
+import { freshDataDir } from './dataTemplate.ts';
 import { isolatedEnv, startProductProcess, type ProductProcess } from './productProcess.ts';
 
 export interface LocalStackProcess extends ProductProcess {
   dataDir: string;
 }
 
-/** Starts the product exactly as `npm start` does, on a free port with its own data folder. */
+/** Starts the product exactly as `npm start` does, on a free port with its own data folder (a copy of the run's template, test/support/dataTemplate.ts, unless given). */
 export async function startLocalStack(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<LocalStackProcess> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-'));
+  const dataDir = options.dataDir ?? await freshDataDir();
   const port = await freePort();
   const env = isolatedEnv(port, dataDir, 'warn', options.env);
   const product = await startProductProcess('scripts/start.mjs', env, /Leadforge is running at (http:\/\/\S+)/, options.timeoutMs ?? 240_000);

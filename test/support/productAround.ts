@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { apiClient, bearer } from './api.ts';
+import { freshDataDir } from './dataTemplate.ts';
 
 /** Which places the maps source answers with: the full fixture, one where exactly 12 businesses have contacts, or none (down). */
 export type SourceMode = 'full' | 'twelve' | 'down';
@@ -76,7 +75,7 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     services,
     env: {
       ...process.env,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-leads-')),
+      DATA_DIR: await freshDataDir('leadforge-leads-'),
       DATABASE_URL: '',
       TEST_DATABASE_URL: '',
       KAFKA_BROKERS: '',

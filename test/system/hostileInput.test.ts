@@ -1,16 +1,14 @@
 // Issue 17, findings 1 and 6, through the whole product (gateway, every service in one process):
 // a search whose business sites serve pages nested 400,000 deep finishes while /api/auth/me keeps
 // answering, and a truncated or binary Overpass answer fails a search at once, nothing charged.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { freshDataDir } from '../support/dataTemplate.ts';
 import { HOSTILE_HOSTS } from '../../services/scraper/test/fixtureWeb/hostilePages.ts';
 import { apiClient, bearer } from '../support/api.ts';
 
@@ -52,7 +50,7 @@ describe('hostile input never stops the product', () => {
       services,
       env: {
         ...process.env,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-hostile-')),
+        DATA_DIR: await freshDataDir('leadforge-hostile-'),
         DATABASE_URL: '',
         TEST_DATABASE_URL: '',
         KAFKA_BROKERS: '',
