@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '@leadforge/stack';
 import { workspaceServices } from '../../deploy/workspaceServices.ts';
 
@@ -28,14 +29,8 @@ function run(args: string[], timeout = 120_000) {
   return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '' };
 }
 
-async function waitForOk(url: string, timeoutMs: number): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await fetch(url).catch(() => undefined);
-    if (response?.ok) return response;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${response?.status ?? 'no answer'})`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+function waitForOk(url: string, timeoutMs: number): Promise<Response> {
+  return waitFor(() => fetch(url), { until: (response) => response.ok, timeoutMs, intervalMs: 250, what: `${url} to answer 200` });
 }
 
 /** The chart's pod settings, as engine flags: host network to reach the test Postgres on loopback. */

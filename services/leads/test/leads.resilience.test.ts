@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import type { RunningService } from '@leadforge/kit';
 import { engineLead } from './support/engineStandIn.ts';
 import { readFeed } from './support/feedReader.ts';
@@ -145,12 +146,13 @@ for (const kind of kinds) {
       await around.engine.leads(unsettledId, [engineLead(41), engineLead(42)]);
       await around.engine.finish(unsettledId, 'done');
 
+      const { deadline_at: overdueAt } = await svc.ctx.db('lead_searches').where({ id: overdueId }).first('deadline_at');
       await svc.stop();
-      // While the service is down the engine goes on; the bus keeps what it publishes.
-      await Promise.all([
-        around.engine.leads(resumedId, [engineLead(22), engineLead(23)]).then(() => around.engine.finish(resumedId, 'done')),
-        new Promise((resolve) => setTimeout(resolve, 2500)),
-      ]);
+      // While the service is down the engine goes on (the bus keeps what it publishes), and the overdue
+      // search's deadline, with its grace, passes.
+      await around.engine.leads(resumedId, [engineLead(22), engineLead(23)]).then(() => around.engine.finish(resumedId, 'done'));
+      const overdueSince = new Date(overdueAt).getTime() + Number(FAST.LEADS_DEADLINE_GRACE_MS);
+      await waitFor(() => Date.now() > overdueSince, { what: 'the overdue search\'s deadline to pass' });
       around.billing.down = false;
       svc = await startLeads('pglite', around, { ...FAST, ...database.env });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
@@ -77,7 +78,8 @@ for (const kind of kinds) {
 
     it('stops a cancelled search with the reason and what it had found', async () => {
       await scraper.requestSearch({ search_id: 'search-cancel', quantity: 200 });
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Cancelled once it has found something, so the stats it finishes with are a run's.
+      await waitFor(() => scraper.results.some((event) => event.type === 'scrape.leads_found' && event.key === 'search-cancel'), { timeoutMs: 30_000, what: 'the first leads of the search' });
       await scraper.cancelSearch('search-cancel');
       const finished = await scraper.finished('search-cancel');
       expect(finished.data.reason).toBe('cancelled');
@@ -92,8 +94,10 @@ for (const kind of kinds) {
     });
 
     it('ignores a redelivered request for a search it already has', async () => {
-      await scraper.requestSearch({ search_id: 'search-1', quantity: 20 });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const again = await scraper.requestSearch({ search_id: 'search-1', quantity: 20 });
+      // Handled (its id among the consumer's handled events): whatever it would start has been recorded by then.
+      await waitFor(() => scraper.svc.ctx.db('kit_handled_events').where({ event_id: again.id }).first(), { what: 'the redelivered request handled' });
+      expect(await scraper.svc.ctx.db('scraper_jobs').where({ search_id: 'search-1' }).pluck('state')).toEqual(['finished']);
       expect(scraper.results.filter((event) => event.type === 'scrape.finished' && event.key === 'search-1')).toHaveLength(1);
     });
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 /** An email as written to `$DATA_DIR/mail/` by the `.eml` transport, decoded enough for tests. */
 export interface ReadMail {
@@ -57,11 +58,6 @@ export async function readMailbox(dir: string): Promise<ReadMail[]> {
 
 /** Waits for the newest email to `to` whose subject matches (emails are sent in the background). */
 export async function waitForMail(dir: string, to: string, subject: RegExp, timeoutMs = 10_000): Promise<ReadMail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await readMailbox(dir)).filter((m) => m.to.includes(to) && subject.test(m.subject)).at(-1);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no email to ${to} matching ${subject} in ${dir}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const newest = async () => (await readMailbox(dir)).filter((m) => m.to.includes(to) && subject.test(m.subject)).at(-1);
+  return (await waitFor(newest, { timeoutMs, intervalMs: 100, what: `an email to ${to} matching ${subject} in ${dir}` }))!;
 }

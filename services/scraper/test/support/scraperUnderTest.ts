@@ -14,8 +14,9 @@ export interface ScraperUnderTest {
   results: EventEnvelope<any>[];
   identities: ReturnType<typeof testIdentities>;
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
-  requestSearch(search: { search_id: string; industry?: string; location?: string; quantity: number; deadlineInMs?: number }): Promise<void>;
-  cancelSearch(searchId: string): Promise<void>;
+  /** Answers the event written, so a test can wait for the scraper to have handled it (kit_handled_events). */
+  requestSearch(search: { search_id: string; industry?: string; location?: string; quantity: number; deadlineInMs?: number }): Promise<EventEnvelope>;
+  cancelSearch(searchId: string): Promise<EventEnvelope>;
   /** Resolves with the scrape.finished event of a search. */
   finished(searchId: string, timeoutMs?: number): Promise<EventEnvelope<any>>;
   stop(): Promise<void>;
@@ -64,9 +65,8 @@ export async function startScraperUnderTest(options: { kind: TestDatabaseKind; w
     },
   });
 
-  const publish = async (type: 'search.requested' | 'search.cancelled', key: string, data: any) => {
-    await svc.ctx.db.transaction((trx) => emitEvent(trx, type, key, data));
-  };
+  const publish = (type: 'search.requested' | 'search.cancelled', key: string, data: any): Promise<EventEnvelope> =>
+    svc.ctx.db.transaction((trx) => emitEvent(trx, type, key, data));
 
   return {
     svc,
