@@ -118,9 +118,12 @@ function EmailSection() {
     mutationFn: setSearchReadyEmails,
     onSuccess: (stored) => queryClient.setQueryData(searchReadyEmailsKey, stored),
   });
-  // The box shows the choice being saved at once; a refused save falls back to the stored value. On by default.
+  // The box shows the choice being saved at once; a refused save falls back to the stored value. Until
+  // the stored choice is read, the box cannot be changed (it would show a guess).
   const on = save.isPending ? save.variables : (setting.data ?? true);
-  const error = save.isError ? errorDetail(save.error, 'Could not save your choice; please try again.') : '';
+  const error = save.isError
+    ? errorDetail(save.error, 'Could not save your choice; please try again.')
+    : setting.isError ? errorDetail(setting.error, 'Could not read your email choice; please reload the page.') : '';
   const saved = save.isSuccess ? (save.data ? 'We will email you when a long search is ready.' : 'We will not email you when a search is ready.') : '';
 
   return (
@@ -130,7 +133,7 @@ function EmailSection() {
       <FormAlert message={error} />
       <FormNotice message={saved} />
       <label className="settings-confirm">
-        <input type="checkbox" name="notifySearchReady" checked={on} disabled={setting.isPending} onChange={(e) => save.mutate(e.target.checked)} />
+        <input type="checkbox" name="notifySearchReady" checked={on} disabled={!setting.isSuccess} onChange={(e) => save.mutate(e.target.checked)} />
         <span>Email me when a search that takes more than a minute is ready</span>
       </label>
     </section>
