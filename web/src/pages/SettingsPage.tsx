@@ -114,13 +114,17 @@ function PasswordSection() {
 function EmailSection() {
   const queryClient = useQueryClient();
   const setting = useQuery({ queryKey: searchReadyEmailsKey, queryFn: readSearchReadyEmails });
+  // The choice being saved, set in the click itself: the mutation's own state arrives a tick later,
+  // and a controlled box would meanwhile spring back.
+  const [choosing, setChoosing] = useState<boolean | undefined>();
   const save = useMutation({
     mutationFn: setSearchReadyEmails,
     onSuccess: (stored) => queryClient.setQueryData(searchReadyEmailsKey, stored),
+    onSettled: () => setChoosing(undefined),
   });
   // The box shows the choice being saved at once; a refused save falls back to the stored value. Until
   // the stored choice is read, the box cannot be changed (it would show a guess).
-  const on = save.isPending ? save.variables : (setting.data ?? true);
+  const on = choosing ?? setting.data ?? true;
   const error = save.isError
     ? errorDetail(save.error, 'Could not save your choice; please try again.')
     : setting.isError ? errorDetail(setting.error, 'Could not read your email choice; please reload the page.') : '';
@@ -133,7 +137,7 @@ function EmailSection() {
       <FormAlert message={error} />
       <FormNotice message={saved} />
       <label className="settings-confirm">
-        <input type="checkbox" name="notifySearchReady" checked={on} disabled={!setting.isSuccess} onChange={(e) => save.mutate(e.target.checked)} />
+        <input type="checkbox" name="notifySearchReady" checked={on} disabled={!setting.isSuccess} onChange={(e) => { setChoosing(e.target.checked); save.mutate(e.target.checked); }} />
         <span>Email me when a search that takes more than a minute is ready</span>
       </label>
     </section>
