@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ServiceDefinition } from '@leadforge/kit';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '../src/freePort.ts';
 import { startStack } from '../src/startStack.ts';
 
@@ -17,13 +18,7 @@ const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
 
 const answers = (port: number) => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
 
-async function until(probe: () => Promise<boolean>, timeoutMs = 150_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (probe: () => Promise<boolean>, timeoutMs = 150_000) => waitFor(probe, { timeoutMs, what: 'the service to answer' });
 
 describe('npm start never leaves a half-started product', () => {
   it('a service that fails to start stops the services that did', async () => {

@@ -13,25 +13,16 @@ import { freePort } from '@leadforge/stack';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { startDistributedStack, type DistributedStackProcess, type TopologyEntry } from '../support/distributedStack.ts';
-import { isolatedEnv } from '../support/productProcess.ts';
+import { isolatedEnv, processAlive } from '../support/productProcess.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await sleep(200);
-    value = await read();
-  }
-  return value;
-}
+const until = <T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> =>
+  waitFor(read, { until: done, timeoutMs, intervalMs: 200 });
 
 /** `✓ <name> ... pid <pid>` lines: what the launcher started, in order. */
 const startedLines = (output: string) => [...output.matchAll(/✓ (\S+)\s+.*?pid (\d+)/g)].map((m) => ({ name: m[1], pid: Number(m[2]) }));
@@ -56,7 +47,7 @@ describe.skipIf(Boolean(missing))(`start:distributed supervises what it started$
     const seen = await until(health, (h) => h.status === 503 || h.body.components.find((c) => c.name === name)!.restarts > before.restarts);
     const after = await until(() => stack.component(name), (c) => c.status === 'running' && c.restarts === before.restarts + 1);
     expect(after.pid).not.toBe(before.pid);
-    expect(alive(after.pid)).toBe(true);
+    expect(processAlive(after.pid)).toBe(true);
     expect(after.last_exit).toBe('killed by SIGKILL');
     expect(stack.output()).toMatch(new RegExp(`✗ ${name} killed by SIGKILL; restarting in \\d+\\.\\d s \\(restart ${after.restarts}\\)`));
     expect(stack.output()).toMatch(new RegExp(`↻ ${name}\\s+restarted, pid ${after.pid}`));
@@ -123,7 +114,7 @@ describe.skipIf(Boolean(missing))(`start:distributed supervises what it started$
     // Stages: envoy, web, the services but auth, auth, kafka, redis, postgres.
     const order = ['envoy', 'web', 'billing', 'auth', 'kafka', 'redis', 'postgres'];
     for (let i = 1; i < order.length; i++) expect(position(order[i - 1])).toBeLessThan(position(order[i]));
-    for (const c of components) expect({ name: c.name, alive: alive(c.pid) }).toEqual({ name: c.name, alive: false });
+    for (const c of components) expect({ name: c.name, alive: processAlive(c.pid) }).toEqual({ name: c.name, alive: false });
   }, 120_000);
 });
 
@@ -150,7 +141,7 @@ describe.skipIf(Boolean(missing))(`a signal during start:distributed's start${sk
     const stopped = stoppedLines(output);
     expect(started.map((s) => s.name).slice(0, 4)).toEqual(['postgres', 'redis', 'kafka', 'auth']);
     // Every process it had started is gone once the launcher has exited, the last started first.
-    for (const s of started) expect({ ...s, alive: alive(s.pid) }).toEqual({ ...s, alive: false });
+    for (const s of started) expect({ ...s, alive: processAlive(s.pid) }).toEqual({ ...s, alive: false });
     expect(stopped.map((s) => s.name).slice(-4)).toEqual(['auth', 'kafka', 'redis', 'postgres']);
     expect(new Set(stopped.map((s) => s.pid))).toEqual(new Set(started.map((s) => s.pid)));
     expect(output).toMatch(/Stopped\./);

@@ -13,8 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES } from '@leadforge/contracts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { apiClient } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { processAlive } from '../support/productProcess.ts';
+import { creditsOf, startSearchesInFlight } from '../support/searchesInFlight.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -22,8 +25,6 @@ const KILLED = ['leads', 'scraper-1', 'scraper-2'];
 const SEARCHES = 4;
 const QUANTITY = 10;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 describe.skipIf(Boolean(missing))(`start:distributed with its leads and scraper processes killed mid-search${skipReason}`, () => {
   let web: FixtureWeb;
@@ -66,43 +67,23 @@ describe.skipIf(Boolean(missing))(`start:distributed with its leads and scraper 
 
   it('every search resumes once the launcher has restarted them: all complete, each charged exactly its leads', async () => {
     const api = apiClient(stack.url);
-    const users: Record<string, string>[] = [];
-    for (let i = 0; i < SEARCHES; i++) {
-      const res = await api('POST', '/api/auth/register', { name: `Crash ${i}`, email: `dist-crash-${i}@example.com`, password: 'secret123' });
-      expect(res.status).toBe(201);
-      users.push(bearer(res.body.access_token));
-    }
-    const balance = async (auth: Record<string, string>) => (await api('GET', '/api/auth/me', undefined, auth)).body.credits as number;
-    for (const auth of users) while ((await balance(auth)) !== 10) await sleep(100);
-
-    const searches: string[] = [];
-    for (const auth of users) {
-      const res = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: QUANTITY }, auth);
-      expect(res.status).toBe(201);
-      searches.push(res.body.id);
-    }
+    const { users, searches } = await startSearchesInFlight(api, { count: SEARCHES, quantity: QUANTITY, emailPrefix: 'dist-crash' });
     type Job = { search_id: string; state: string; leads_sent: number; lease_owner: string | null };
     const jobs = async () => sql<Job>('scraper', 'SELECT search_id, state, leads_sent, lease_owner FROM scraper_jobs WHERE search_id = ANY($1)', [searches]);
-    let before = await jobs();
-    while (before.filter((job) => job.leads_sent > 0).length < 2) {
-      await sleep(100);
-      before = await jobs();
-    }
+    const before = await waitFor(jobs, { until: (all) => all.filter((job) => job.leads_sent > 0).length >= 2, timeoutMs: 120_000, intervalMs: 100, what: 'two searches with leads' });
     const killed = KILLED.map((name) => ({ name, pid: stack.component(name).pid }));
     for (const { pid } of killed) process.kill(pid, 'SIGKILL');
-    for (const { pid } of killed) while (alive(pid)) await sleep(50);
+    for (const { pid } of killed) await waitFor(() => !processAlive(pid), { what: 'the killed processes to be gone' });
     expect(before.filter((job) => job.state === 'running').length).toBeGreaterThanOrEqual(2);
 
     // The launcher starts each again on its port (a new pid).
-    for (const { name, pid } of killed) while (stack.component(name).pid === pid || !(await ready(name))) await sleep(250);
+    for (const { name, pid } of killed) {
+      await waitFor(async () => stack.component(name).pid !== pid && await ready(name), { timeoutMs: 120_000, intervalMs: 250, what: `${name} restarted and ready` });
+    }
 
     type Search = { id: string; status: string; leads_count: number; credits: string; credits_used: number };
     const stored = async () => sql<Search>('leads', 'SELECT id, status, leads_count, credits, credits_used FROM lead_searches WHERE id = ANY($1) ORDER BY id', [searches]);
-    let after = await stored();
-    while (after.some((search) => search.status === 'running' || search.credits === 'held')) {
-      await sleep(500);
-      after = await stored();
-    }
+    const after = await waitFor(stored, { until: (all) => all.every((search) => search.status !== 'running' && search.credits !== 'held'), timeoutMs: 300_000, intervalMs: 500, what: 'every search ended and settled' });
     const finished = await jobs();
     console.info(`[distributed crash] before the kill: ${before.map((job) => job.leads_sent).join(', ')} leads; `
       + `after the restart: ${after.map((search) => `${search.status} ${search.leads_count}`).join(', ')}; owners ${finished.map((job) => job.lease_owner ?? '-').join(', ')}`);
@@ -110,9 +91,9 @@ describe.skipIf(Boolean(missing))(`start:distributed with its leads and scraper 
       .toEqual(searches.map(() => ({ status: 'completed', leads_count: QUANTITY, credits: 'settled', credits_used: QUANTITY })));
     const leadRows = await sql<{ search_id: string; n: string }>('leads', 'SELECT search_id, count(*) AS n FROM leads WHERE search_id = ANY($1) GROUP BY search_id', [searches]);
     expect(leadRows.map((row) => Number(row.n))).toEqual(searches.map(() => QUANTITY));
-    const balances = async () => Promise.all(users.map(balance));
-    while ((await balances()).some((credits) => credits !== 10 - QUANTITY)) await sleep(200);
-    expect(await balances()).toEqual(users.map(() => 10 - QUANTITY));
+    const balances = async () => Promise.all(users.map((auth) => creditsOf(api, auth)));
+    expect(await waitFor(balances, { until: (seen) => seen.every((credits) => credits === 10 - QUANTITY), timeoutMs: 60_000, intervalMs: 200, what: 'the settled balances' }))
+      .toEqual(users.map(() => 10 - QUANTITY));
     for (const service of SERVICES) expect({ service, parked: Number((await sql<{ n: string }>(service, 'SELECT count(*) AS n FROM kit_dead_letters'))[0].n) }).toEqual({ service, parked: 0 });
     passed = true;
   }, 600_000);

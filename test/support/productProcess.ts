@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
@@ -67,3 +68,6 @@ export async function startProductProcess(script: string, env: NodeJS.ProcessEnv
     },
   };
 }
+
+/** Whether a process still runs (a zombie, dead but not yet reaped by its parent, does not). */
+export const processAlive = (pid: number): boolean => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');

@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { apiClient } from '../support/api.ts';
 import { fixtureWebEnv } from '../support/distributedStack.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { processAlive } from '../support/productProcess.ts';
+import { creditsOf, startSearchesInFlight } from '../support/searchesInFlight.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 const SEARCHES = 6;
 const QUANTITY = 10;
 
@@ -41,34 +42,17 @@ describe('npm start killed with several searches running', () => {
     };
     product = await startLocalStack({ env });
     let api = apiClient(product.url);
-    const users: Record<string, string>[] = [];
-    for (let i = 0; i < SEARCHES; i++) {
-      const res = await api('POST', '/api/auth/register', { name: `Crash ${i}`, email: `crash-${i}@example.com`, password: 'secret123' });
-      expect(res.status).toBe(201);
-      users.push(bearer(res.body.access_token));
-    }
-    const balance = async (auth: Record<string, string>) => (await api('GET', '/api/auth/me', undefined, auth)).body.credits as number;
-    for (const auth of users) while ((await balance(auth)) !== 10) await sleep(100);
+    const { users, searches } = await startSearchesInFlight(api, { count: SEARCHES, quantity: QUANTITY, emailPrefix: 'crash' });
 
-    const searches: string[] = [];
-    for (const auth of users) {
-      const res = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: QUANTITY }, auth);
-      expect(res.status).toBe(201);
-      searches.push(res.body.id);
-    }
     // A purchase approved at the checkout but not yet captured when the product dies.
     const order = await api('POST', '/api/payments/create', { plan_id: 'starter' }, users[0]);
     expect(order.status).toBe(200);
     expect((await api('POST', `/api/payments/test-checkout/${order.body.payment_id}/approve`)).status).toBeLessThan(300);
 
     const states = async () => Promise.all(searches.map(async (id, i) => (await api('GET', `/api/lead-searches/${id}`, undefined, users[i])).body));
-    let before = await states();
-    while (before.filter((s) => s.leads_count > 0).length < 2) {
-      await sleep(100);
-      before = await states();
-    }
+    const before = await waitFor(states, { until: (all) => all.filter((s) => s.leads_count > 0).length >= 2, timeoutMs: 120_000, intervalMs: 100, what: 'two searches with leads' });
     process.kill(product.pid, 'SIGKILL');
-    while (alive(product.pid)) await sleep(50);
+    await waitFor(() => !processAlive(product!.pid), { what: 'the killed product to be gone' });
     expect(before.map((s) => s.status)).toEqual(searches.map(() => 'running'));
 
     product = await startLocalStack({ env, dataDir: product.dataDir });
@@ -76,11 +60,7 @@ describe('npm start killed with several searches running', () => {
     const executed = await api('POST', '/api/payments/execute', { payment_id: order.body.payment_id }, users[0]);
     expect(executed.body).toMatchObject({ success: true, credits_added: 100 });
 
-    let after = await states();
-    while (after.some((s) => s.status === 'running')) {
-      await sleep(500);
-      after = await states();
-    }
+    const after = await waitFor(states, { until: (all) => all.every((s) => s.status !== 'running'), timeoutMs: 300_000, intervalMs: 500, what: 'every search to end' });
     const summary = (s: { status: string; leads_count: number; credits_used: number }) => ({ status: s.status, leads: s.leads_count, charged: s.credits_used });
     console.info(`[crash] before the kill: ${before.map((s) => s.leads_count).join(', ')} leads; after the restart: ${after.map((s) => `${s.reason} ${s.leads_count}`).join(', ')}`);
     expect(after.map(summary)).toEqual(searches.map(() => ({ status: 'completed', leads: QUANTITY, charged: QUANTITY })));
@@ -91,9 +71,8 @@ describe('npm start killed with several searches running', () => {
     }
     // Billing settles each search after it ends: wait for the figures to land, then hold them to the cent.
     const expected = users.map((_, i) => 10 - QUANTITY + (i === 0 ? 100 : 0));
-    const balances = async () => Promise.all(users.map(balance));
-    while ((await balances()).some((seen, i) => seen !== expected[i])) await sleep(200);
-    expect(await balances()).toEqual(expected);
+    const balances = async () => Promise.all(users.map((auth) => creditsOf(api, auth)));
+    expect(await waitFor(balances, { until: (seen) => seen.every((credits, i) => credits === expected[i]), timeoutMs: 60_000, intervalMs: 200, what: 'the settled balances' })).toEqual(expected);
     passed = true;
   }, 600_000);
 });
