@@ -18,7 +18,7 @@ lint:
 
 # --- Kubernetes (docs/cluster.md) -----------------------------------------------------------------
 # Services are derived from the workspace: services/<name>/src/index.ts, minus the shared libraries.
-SERVICES := $(filter-out kit contracts,$(patsubst services/%/src/index.ts,%,$(wildcard services/*/src/index.ts)))
+SERVICES := $(patsubst services/%/src/index.ts,%,$(wildcard services/*/src/index.ts))
 IMAGE_PREFIX ?= leadforge/
 IMAGE_TAG ?= dev
 KIND_CLUSTER ?= leadforge

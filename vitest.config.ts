@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['services/**/test/**/*.test.ts', 'services/**/src/**/*.test.ts', 'gateway/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'stack/test/**/*.test.ts'],
+    include: ['packages/**/test/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'services/**/test/**/*.test.ts', 'services/**/src/**/*.test.ts', 'gateway/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'stack/test/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     testTimeout: 30000,
     hookTimeout: 60000,

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import readline from 'node:readline';
-import { findPostgresBin, startPostgres } from '../stack/src/infra/index.ts';
+import { findPostgresBin, startPostgres } from '../stack/src/infrastructure/index.ts';
 import { fixtureWebAt, startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { HOSTILE_HOSTS } from '../services/scraper/test/fixtureWeb/hostilePages.ts';
 import { reportFigures } from './benchResults.ts';

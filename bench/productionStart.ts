@@ -1,5 +1,5 @@
 // How a production service process starts: TypeScript through the tsx loader (before issue 27) against
-// the compiled JavaScript it runs now (`npm run build:services`, deploy/docker/dist/runService.js).
+// the compiled JavaScript it runs now (`npm run build:services`, packages/service-runner/dist/runService.js).
 // Every service is started BENCH_ROUNDS times (default 3) each way, alternately, on a private
 // PostgreSQL with its database already migrated: time from spawn to the first 200 from /readyz, and
 // the process's resident memory then (the page-parsing worker of the scraper included: a thread).
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVICES } from '@leadforge/contracts';
 import { freePort } from '../stack/src/freePort.ts';
-import { startPostgres } from '../stack/src/infra/postgresServer.ts';
+import { startPostgres } from '../stack/src/infrastructure/postgresServer.ts';
 import { buildServicesIfStale, COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../scripts/buildServices.mjs';
 import { reportFigures } from './benchResults.ts';
 

@@ -1,8 +1,9 @@
 // Compiles the services to JavaScript for production (`npm run build:services`; `npm run start:distributed`
-// and the service image run the result): every workspace under services/ gets a dist/ beside its src/
-// (src/x.ts -> dist/x.js, the files that are not TypeScript copied alongside, so paths taken from
-// import.meta.url still find migrations and workers), and deploy/docker/dist/runService.js. Packages
-// resolve to dist/ under the `leadforge-dist` export condition, which the production command line sets.
+// and the service image run the result): every workspace under services/ and packages/ gets a dist/
+// beside its src/ (src/x.ts -> dist/x.js, the files that are not TypeScript copied alongside, so paths
+// taken from import.meta.url still find migrations and workers), the entry point among them
+// (packages/service-runner/dist/runService.js). Packages resolve to dist/ under the `leadforge-dist`
+// export condition, which the production command line sets.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,12 +12,15 @@ const root = path.resolve(new URL('..', import.meta.url).pathname);
 const compiled = path.join(root, 'dist', 'compiled');
 const stamp = path.join(root, 'dist', 'services.built');
 const lock = path.join(root, 'dist', 'services.lock');
-const workspaces = fs.readdirSync(path.join(root, 'services')).filter((name) => fs.existsSync(path.join(root, 'services', name, 'src')));
-const sources = [...workspaces.map((name) => path.join(root, 'services', name, 'src')), path.join(root, 'deploy', 'docker', 'runService.ts'), path.join(root, 'deploy', 'docker', 'tsconfig.build.json'), path.join(root, 'tsconfig.base.json')];
+/** Workspace folders with sources to compile, as paths from the root: services/<name> and packages/<name>. */
+const workspaces = ['services', 'packages'].flatMap((parent) => fs.readdirSync(path.join(root, parent))
+  .filter((name) => fs.existsSync(path.join(root, parent, name, 'src')))
+  .map((name) => path.join(parent, name)));
+const sources = [...workspaces.map((workspace) => path.join(root, workspace, 'src')), path.join(root, 'tsconfig.build.json'), path.join(root, 'tsconfig.base.json')];
 
 /** The node options production runs the compiled services with. */
 export const COMPILED_NODE_OPTIONS = ['--conditions=leadforge-dist', '--enable-source-maps'];
-export const COMPILED_ENTRY = path.join(root, 'deploy', 'docker', 'dist', 'runService.js');
+export const COMPILED_ENTRY = path.join(root, 'packages', 'service-runner', 'dist', 'runService.js');
 
 function newestMtime(file) {
   const stat = fs.statSync(file);
@@ -42,21 +46,17 @@ export function servicesAreStale() {
 /** Compiles with tsc and moves each workspace's output into place. Throws when tsc fails. */
 export function buildServices() {
   fs.rmSync(compiled, { recursive: true, force: true });
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'deploy', 'docker', 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
   // TS2877: a package subpath such as '@leadforge/kit/outbound/networkGuard.ts' is not rewritten; the
   // kit's export map sends `./*.ts` to `./dist/*.js` under the leadforge-dist condition instead.
   const errors = `${tsc.stdout}${tsc.stderr}`.split('\n').filter((line) => line.trim() && !line.includes('error TS2877'));
   if (tsc.status !== 0 && errors.length > 0) throw new Error(`tsc failed:\n${errors.join('\n')}`);
-  for (const name of workspaces) {
-    const dist = path.join(root, 'services', name, 'dist');
+  for (const workspace of workspaces) {
+    const dist = path.join(root, workspace, 'dist');
     fs.rmSync(dist, { recursive: true, force: true });
-    fs.renameSync(path.join(compiled, 'services', name, 'src'), dist);
-    copyAssets(path.join(root, 'services', name, 'src'), dist);
+    fs.renameSync(path.join(compiled, workspace, 'src'), dist);
+    copyAssets(path.join(root, workspace, 'src'), dist);
   }
-  const entryDir = path.dirname(COMPILED_ENTRY);
-  fs.rmSync(entryDir, { recursive: true, force: true });
-  fs.mkdirSync(entryDir, { recursive: true });
-  for (const file of ['runService.js', 'runService.js.map']) fs.renameSync(path.join(compiled, 'deploy', 'docker', file), path.join(entryDir, file));
   fs.rmSync(compiled, { recursive: true, force: true });
   fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

@@ -4,4 +4,4 @@ import { buildWebIfStale } from './webBuild.mjs';
 
 buildWebIfStale();
 register();
-await import('../stack/src/main.ts');
+await import('../stack/src/embedded/main.ts');

@@ -9,7 +9,7 @@ import { typecheck } from './typecheck.mjs';
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 
 /** Folders whose tests the quick tier runs: every workspace's own tests. */
-export const QUICK_TEST_FOLDERS = ['services', 'gateway', 'web/src', 'stack/test', 'scripts'];
+export const QUICK_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/src', 'stack/test', 'scripts'];
 
 /**
  * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product

@@ -10,10 +10,8 @@ const root = path.resolve(new URL('..', import.meta.url).pathname);
 const buildInfoDir = path.join(root, 'node_modules', '.cache', 'leadforge-typecheck');
 
 export function typecheckProjects() {
-  const services = fs.readdirSync(path.join(root, 'services'))
-    .filter((d) => !['contracts', 'kit'].includes(d))
-    .map((d) => `services/${d}`);
-  return ['services/contracts', 'services/kit', ...services, 'gateway', 'stack', 'web', 'test', 'bench', 'deploy']
+  const services = fs.readdirSync(path.join(root, 'services')).map((d) => `services/${d}`);
+  return ['packages/contracts', 'packages/kit', 'packages/service-runner', ...services, 'gateway', 'stack', 'web', 'test', 'bench', 'deploy']
     .filter((project) => fs.existsSync(path.join(root, project, 'tsconfig.json')));
 }
 

@@ -11,7 +11,7 @@ ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 FROM ${NODE_IMAGE} AS source
 WORKDIR /src
 COPY . .
-RUN rm -rf services/*/test \
+RUN rm -rf services/*/test packages/*/test \
  && mkdir /manifests \
  && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} /manifests/ \; \
  && cp package-lock.json /manifests/
@@ -43,12 +43,12 @@ ENV NODE_ENV=production \
     PORT=8080
 WORKDIR /app
 COPY --from=prod-deps /app/ ./
-COPY --from=build /src/services/contracts/dist/ services/contracts/dist/
-COPY --from=build /src/services/kit/dist/ services/kit/dist/
+COPY --from=build /src/packages/contracts/dist/ packages/contracts/dist/
+COPY --from=build /src/packages/kit/dist/ packages/kit/dist/
 COPY --from=build /src/services/${SERVICE}/dist/ services/${SERVICE}/dist/
-COPY --from=build /src/deploy/docker/dist/ deploy/docker/dist/
+COPY --from=build /src/packages/service-runner/dist/ packages/service-runner/dist/
 USER 1000:1000
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "--conditions=leadforge-dist", "--enable-source-maps", "deploy/docker/dist/runService.js"]
+ENTRYPOINT ["node", "--conditions=leadforge-dist", "--enable-source-maps", "packages/service-runner/dist/runService.js"]

@@ -1,5 +1,5 @@
 /**
- * The Envoy bootstrap for the cluster gateway, derived from the route table in services/contracts:
+ * The Envoy bootstrap for the cluster gateway, derived from the route table in packages/contracts:
  * one route per (method, path) to the owning service's cluster; `/internal/*` answered 404 here and
  * never routed; JWTs checked at the edge against auth's JWKS; admin routes allowed only when the
  * token's `role` claim is `admin`; API keys (`X-API-Key`, on the routes the table opens to them)

@@ -1,5 +1,5 @@
 /**
- * Writes gateway/envoy/envoy.yaml from the route table (run after changing services/contracts/src/routes.ts):
+ * Writes gateway/envoy/envoy.yaml from the route table (run after changing packages/contracts/src/routes.ts):
  *   node --import tsx gateway/envoy/generateEnvoyConfig.ts           write the file
  *   node --import tsx gateway/envoy/generateEnvoyConfig.ts --check   exit 1 when the committed file is stale
  */
@@ -11,7 +11,7 @@ import { envoyConfig } from './envoyConfig.ts';
 export const ENVOY_CONFIG_FILE = path.resolve(new URL('./envoy.yaml', import.meta.url).pathname);
 
 export function renderEnvoyConfig(): string {
-  const header = '# GENERATED from services/contracts/src/routes.ts by gateway/envoy/generateEnvoyConfig.ts; do not edit.\n';
+  const header = '# GENERATED from packages/contracts/src/routes.ts by gateway/envoy/generateEnvoyConfig.ts; do not edit.\n';
   return header + stringify(envoyConfig(), { lineWidth: 0, aliasDuplicateObjects: false });
 }
 

@@ -1,4 +1,4 @@
-export * from './startStack.ts';
+export * from './embedded/startStack.ts';
 export * from './services.ts';
 export * from './freePort.ts';
-export * from './infra/index.ts';
+export * from './infrastructure/index.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type RunningStack } from '../src/startStack.ts';
+import { startStack, type RunningStack } from '../src/embedded/startStack.ts';
 
 const env = (dataDir: string): NodeJS.ProcessEnv => ({
   ...process.env,

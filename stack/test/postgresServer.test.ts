@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findPostgresBin, startPostgres, type PostgresServer } from '../src/infra/index.ts';
+import { findPostgresBin, startPostgres, type PostgresServer } from '../src/infrastructure/index.ts';
 import { isAlive, listeningAddresses, LOOPBACK_V4, processName } from './support/listeners.ts';
 
 const installed = (() => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findRedisServer, startRedis, type RedisServer } from '../src/infra/index.ts';
+import { findRedisServer, startRedis, type RedisServer } from '../src/infrastructure/index.ts';
 import { isAlive, listeningAddresses, LOOPBACK_V4, processName } from './support/listeners.ts';
 
 const installed = (() => {
@@ -51,7 +51,7 @@ describe.skipIf(!installed)(`a private Redis server${installed ? '' : ' (skipped
 
   it('shuts down cleanly by itself when the process that started it dies by SIGKILL', async () => {
     const dataDir = path.join(base, 'orphan', 'redis');
-    const script = `import { startRedis } from ${JSON.stringify(fileURLToPath(new URL('../src/infra/index.ts', import.meta.url)))};
+    const script = `import { startRedis } from ${JSON.stringify(fileURLToPath(new URL('../src/infrastructure/index.ts', import.meta.url)))};
       const server = await startRedis({ dataDir: ${JSON.stringify(dataDir)} });
       console.log(server.pid, server.url);
       setInterval(() => {}, 1000);`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceDefinition } from '@leadforge/kit';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '../src/freePort.ts';
-import { startStack } from '../src/startStack.ts';
+import { startStack } from '../src/embedded/startStack.ts';
 
 const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
   ...process.env,

@@ -197,7 +197,7 @@ describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skip
     }
   });
 
-  it('sets up every topic of services/contracts with partitions, replication and retention', () => {
+  it('sets up every topic of packages/contracts with partitions, replication and retention', () => {
     expect([...values.kafka.topics.names].sort()).toEqual(Object.values(TOPICS).sort());
     const topics = helmTemplate().filter((o) => o.kind === 'KafkaTopic');
     expect(topics.map((t) => t.spec.topicName).sort()).toEqual(Object.values(TOPICS).sort());

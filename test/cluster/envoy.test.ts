@@ -47,9 +47,11 @@ function internalPathsInCode(): string[] {
       for (const m of fs.readFileSync(full, 'utf8').matchAll(/['`](\/internal\/[^'`]+)['`]/g)) found.add(m[1].replace(/\$\{[^}]+\}/g, ':x'));
     }
   };
-  for (const service of fs.readdirSync(path.join(REPO_ROOT, 'services'))) {
-    const src = path.join(REPO_ROOT, 'services', service, 'src');
-    if (fs.existsSync(src)) walk(src);
+  for (const parent of ['services', 'packages']) {
+    for (const workspace of fs.readdirSync(path.join(REPO_ROOT, parent))) {
+      const src = path.join(REPO_ROOT, parent, workspace, 'src');
+      if (fs.existsSync(src)) walk(src);
+    }
   }
   return [...found];
 }

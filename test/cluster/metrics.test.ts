@@ -12,7 +12,7 @@ import { SERVICES } from '@leadforge/contracts';
 import pino from 'pino';
 import { sharedMemoryBus, startService, type RunningService } from '@leadforge/kit';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
-import { loadDefinition } from '../../deploy/docker/runService.ts';
+import { loadDefinition } from '../../packages/service-runner/src/runService.ts';
 import { dashboardQueries, ruleQueries, type Query } from './support/dashboardQueries.ts';
 import { exportedSeries, metricNames } from './support/promql.ts';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { openDatabase } from '@leadforge/kit';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
-import { loadDefinition, migrateOnly, parseInvocation, requireBrokersInProduction } from '../../deploy/docker/runService.ts';
+import { loadDefinition, migrateOnly, parseInvocation, requireBrokersInProduction } from '../../packages/service-runner/src/runService.ts';
 
-describe('the container entry point (deploy/docker/runService.ts)', () => {
+describe('the container entry point (packages/service-runner/src/runService.ts)', () => {
   it('reads the service from the argument or LEADFORGE_SERVICE, and refuses unknown names and options with a clear message', () => {
     expect(parseInvocation(['auth'], {})).toEqual({ service: 'auth', migrateOnly: false, ifDatabaseExists: false });
     expect(parseInvocation(['--migrate-only'], { LEADFORGE_SERVICE: 'billing' })).toEqual({ service: 'billing', migrateOnly: true, ifDatabaseExists: false });
@@ -21,7 +21,7 @@ describe('the container entry point (deploy/docker/runService.ts)', () => {
     expect(() => requireBrokersInProduction({ NODE_ENV: 'production', KAFKA_BROKERS: ' ' })).toThrow('KAFKA_BROKERS');
     expect(() => requireBrokersInProduction({ NODE_ENV: 'production', KAFKA_BROKERS: 'kafka:9092' })).not.toThrow();
     expect(() => requireBrokersInProduction({ NODE_ENV: 'development' })).not.toThrow();
-    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', 'contact'], {
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'packages/service-runner/src/runService.ts', 'contact'], {
       cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000,
       env: { ...process.env, NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', KAFKA_BROKERS: '' },
     });
@@ -34,13 +34,13 @@ describe('the container entry point (deploy/docker/runService.ts)', () => {
   });
 
   it('runs as a process: --migrate-only migrates the service\'s database and exits 0; with --if-database-exists and no database yet it exits 0 untouched', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', ...args], {
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'packages/service-runner/src/runService.ts', ...args], {
       cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATA_DIR: ':memory:', DATABASE_URL: '', LOG_LEVEL: 'info' },
     });
     const migrated = run(['auth', '--migrate-only']);
     expect(migrated.status, migrated.stderr + migrated.stdout).toBe(0);
     expect(migrated.stdout).toContain('migrations applied');
-    const noDatabase = spawnSync(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', 'auth', '--migrate-only', '--if-database-exists'], {
+    const noDatabase = spawnSync(process.execPath, ['--import', 'tsx', 'packages/service-runner/src/runService.ts', 'auth', '--migrate-only', '--if-database-exists'], {
       cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', AUTH_DATABASE_URL: '', LOG_LEVEL: 'info' },
     });
     expect(noDatabase.status, noDatabase.stderr + noDatabase.stdout).toBe(0);

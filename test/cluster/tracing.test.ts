@@ -41,7 +41,7 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await new Promise<void>((resolve) => collector!.listen(collectorPort, '127.0.0.1', resolve));
 
     const port = await freePort();
-    service = spawn(process.execPath, ['--import', 'tsx', 'deploy/docker/runService.ts', 'contact'], {
+    service = spawn(process.execPath, ['--import', 'tsx', 'packages/service-runner/src/runService.ts', 'contact'], {
       cwd: REPO_ROOT,
       stdio: 'ignore',
       env: {

@@ -8,7 +8,7 @@
  * A process that dies is restarted by the launcher (test/distributed/supervision.test.ts); the tests
  * wait for that through topology.json.
  * The handler-level faults (slow handler, failing handler, rolling upgrade) are the kit's own tests
- * against a bare broker (services/kit/test).
+ * against a bare broker (packages/kit/test).
  */
 import fs from 'node:fs';
 import path from 'node:path';

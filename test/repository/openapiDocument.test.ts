@@ -5,7 +5,7 @@ import type { RouteSchemas } from '@leadforge/contracts/openapi/openApiDocument.
 import { openApiPath } from '@leadforge/contracts/openapi/openApiDocument.ts';
 import { OPENAPI_FILE, recordServiceRoutes, renderOpenApi } from '../../stack/src/openapi/generateOpenApi.ts';
 
-describe('the OpenAPI document (services/auth/src/openapi/openapi.json)', () => {
+describe('the OpenAPI document (packages/contracts/src/openapi/openapi.json)', () => {
   let registered: RouteSchemas[];
   beforeAll(async () => {
     registered = await recordServiceRoutes();

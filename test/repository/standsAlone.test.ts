@@ -88,7 +88,7 @@ describe('the stand-alone rules', () => {
   it('catch links and document names the repository does not have', () => {
     expect(missingLinkTargets('docs/x.md', '[a](billing.md) [b](../README.md#quick-start) [c](https://example.com/x.md) [d](#here) [e](../services/scraper/src/)', repo)).toEqual([]);
     expect(missingLinkTargets('README.md', '[design](DESIGN.md) [gone](docs/gone.md)', repo)).toEqual(['DESIGN.md', 'docs/gone.md']);
-    expect(missingDocuments('services/kit/src/x.ts', '/** (DESIGN.md section 4) */', repo)).toEqual(['DESIGN.md']);
+    expect(missingDocuments('packages/kit/src/x.ts', '/** (DESIGN.md section 4) */', repo)).toEqual(['DESIGN.md']);
     expect(missingDocuments('services/scraper/test/x.ts', 'see fixtures/README.md and docs/billing.md, README.md', repo)).toEqual([]);
     expect(missingDocuments('services/scraper/test/fixtures/SOURCES.md', 'other/repo docs/api_examples/response.md@abc', repo)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { findPostgresBin, findRedisServer, startPostgres, startRedis } from '../../stack/src/infra/index.ts';
+import { findPostgresBin, findRedisServer, startPostgres, startRedis } from '../../stack/src/infrastructure/index.ts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { CHROMIUM_PATH } from './browser.ts';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { leadforgeCacheDir } from '../../stack/src/infra/prerequisites.ts';
+import { leadforgeCacheDir } from '../../stack/src/infrastructure/prerequisites.ts';
 
 /** The pinned schemathesis (PyPI); `.ci/run` installs it into `<cache>/schemathesis-<version>`. */
 export const SCHEMATHESIS_REQUIREMENTS = path.resolve(new URL('./schemathesis.requirements.txt', import.meta.url).pathname);

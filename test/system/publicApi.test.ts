@@ -5,7 +5,7 @@ import { openApiPath } from '@leadforge/contracts/openapi/openApiDocument.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
 import { openApiConformance } from '../support/openApiConformance.ts';
-import { OPENAPI_FILE } from '../../services/auth/src/routes/apiDocsRoutes.ts';
+import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 
 describe('the public API through the gateway: API keys, /api/openapi.json and /api/docs', () => {
   let stack: LocalStackProcess;

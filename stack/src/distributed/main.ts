@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readInt } from '@leadforge/kit';
-import { MissingPrerequisite } from '../infra/prerequisites.ts';
-import { DEFAULT_WEB_DIST } from '../startStack.ts';
+import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
+import { DEFAULT_WEB_DIST } from '../embedded/startStack.ts';
 import { startDistributed, type RunningDistributed } from './startDistributed.ts';
 
 const started = Date.now();

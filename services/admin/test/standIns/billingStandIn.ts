@@ -6,7 +6,7 @@ import { badRequest, emitEvent, internalGuard, startConsumer } from '@leadforge/
 
 /**
  * A small stand-in for the billing service in admin's service tests: billing's internal routes as
- * `services/contracts/src/internal/billing.ts` defines them (adjust, balance), its signup grant, and
+ * `packages/contracts/src/internal/billing.ts` defines them (adjust, balance), its signup grant, and
  * its `credits.changed` events through a real outbox. The system test runs against the real billing.
  */
 export const SIGNUP_CREDITS = 10;

@@ -4,11 +4,9 @@ import path from 'node:path';
 import type { App } from '@leadforge/kit';
 import { notFound } from '@leadforge/kit';
 import { ErrorBody } from '@leadforge/contracts';
+import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 import { Type } from 'typebox';
 import { DOCS_PAGE, DOCS_START_SCRIPT } from '../openapi/docsPage.ts';
-
-/** Written by stack/src/openapi/generateOpenApi.ts from the route table and the services' schemas. */
-export const OPENAPI_FILE = path.resolve(new URL('../openapi/openapi.json', import.meta.url).pathname);
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const DOCS_FILES: Record<string, { type: string; body: () => Buffer | string }> = {

@@ -24,7 +24,7 @@ export interface StandInBilling {
 }
 
 /**
- * Billing's internal reservation API as the contract describes it (services/contracts/src/internal/billing.ts):
+ * Billing's internal reservation API as the contract describes it (packages/contracts/src/internal/billing.ts):
  * holds take credits from the balance at once, settle charges up to the amount and gives the rest back,
  * release gives everything back, each idempotent; a short balance answers 402 with the spec's detail.
  * Holds run one at a time, like billing's row lock, so a balance can never go below zero.

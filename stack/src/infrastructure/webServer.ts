@@ -50,7 +50,7 @@ export function webServerBlock(port: number, webDist: string): string {
     .replace(/^(\s*)listen 8080;/m, `$1listen 127.0.0.1:${port};`)
     .replace(/^(\s*)root \/usr\/share\/nginx\/html;/m, `$1root ${JSON.stringify(webDist)};`);
   if (moved.includes('listen 8080;') || !moved.includes(`root ${JSON.stringify(webDist)};`)) {
-    throw new Error(`${WEB_NGINX_CONF} no longer has \`listen 8080;\` and \`root /usr/share/nginx/html;\`: update stack/src/infra/webServer.ts`);
+    throw new Error(`${WEB_NGINX_CONF} no longer has \`listen 8080;\` and \`root /usr/share/nginx/html;\`: update stack/src/infrastructure/webServer.ts`);
   }
   return moved;
 }

@@ -3,9 +3,9 @@
  * service; `npm start` runs them all in one process through stack/). Production runs it compiled
  * (`npm run build:services`), the services' compiled packages chosen by the leadforge-dist condition:
  *
- *   node --conditions=leadforge-dist --enable-source-maps deploy/docker/dist/runService.js <service>
+ *   node --conditions=leadforge-dist --enable-source-maps packages/service-runner/dist/runService.js <service>
  *
- * and from the sources, as the tests do, `node --import tsx deploy/docker/runService.ts <service>`.
+ * and from the sources, as the tests do, `node --import tsx packages/service-runner/src/runService.ts <service>`.
  *
  *   runService <service>                 serve
  *   runService <service> --migrate-only  migrate its database, exit
@@ -25,9 +25,9 @@ import pino from 'pino';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { ConfigError, databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
 
-/** Compiled, this file is deploy/docker/dist/runService.js and the services are their dist/index.js. */
+/** Compiled, this file is packages/service-runner/dist/runService.js and the services are their dist/index.js. */
 const COMPILED = import.meta.url.endsWith('.js');
-const ROOT = fileURLToPath(new URL(COMPILED ? '../../..' : '../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface Invocation {
   service: ServiceName;

@@ -3,8 +3,8 @@ import pino from 'pino';
 import type { ServiceName } from '@leadforge/contracts';
 import { startService, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
-import { SERVICE_DEFINITIONS } from './services.ts';
-import { freePort } from './freePort.ts';
+import { SERVICE_DEFINITIONS } from '../services.ts';
+import { freePort } from '../freePort.ts';
 
 export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
@@ -83,4 +83,4 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
 }
 
-export const DEFAULT_WEB_DIST = path.resolve(new URL('../../web/dist', import.meta.url).pathname);
+export const DEFAULT_WEB_DIST = path.resolve(new URL('../../../web/dist', import.meta.url).pathname);
