@@ -46,7 +46,7 @@ for (const kind of kinds) {
     it('reports a proxy that is not configured, with a note rather than an error', async () => {
       const stats = await scraper.call('GET', '/api/admin/decodo-stats', undefined, admin);
       expect(stats.status).toBe(200);
-      expect(stats.body).toMatchObject({ status: 'Not configured', connection_test: 'Failed', username: null, error: null });
+      expect(stats.body).toMatchObject({ status: 'Not configured', connection_test: 'Not configured', username: null, error: null });
       expect(stats.body.note).toContain('DECODO_PROXY_URL is not set');
       expect(stats.body.balance).toMatch(/^Unknown - /);
       expect(Date.parse(stats.body.last_updated)).not.toBeNaN();

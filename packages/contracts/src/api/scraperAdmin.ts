@@ -4,8 +4,8 @@ import { Type, type Static } from 'typebox';
 export const ProxyStatsResponse = Type.Object({
   /** 'Connected', 'Disconnected' or 'Not configured'. */
   status: Type.String(),
-  /** 'Success' or 'Failed': a request through the proxy just now. */
-  connection_test: Type.Union([Type.Literal('Success'), Type.Literal('Failed')]),
+  /** 'Success' or 'Failed': a request through the proxy just now; 'Not configured' when there is no proxy to test. */
+  connection_test: Type.Union([Type.Literal('Success'), Type.Literal('Failed'), Type.Literal('Not configured')]),
   /** Subscription traffic left, with a note after ' - ' (Decodo's API has no money balance). */
   balance: Type.String(),
   note: Type.Union([Type.String(), Type.Null()]),

@@ -85,7 +85,7 @@ export async function readProxyStatus(deps: ProxyStatusDeps): Promise<ProxyStats
 
   return {
     status: !deps.proxyUrl ? 'Not configured' : connected ? 'Connected' : 'Disconnected',
-    connection_test: connected ? 'Success' : 'Failed',
+    connection_test: !deps.proxyUrl ? 'Not configured' : connected ? 'Success' : 'Failed',
     balance,
     note: notes.length ? notes.join(' ') : null,
     username,
