@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { ensureKafka, missingKafkaPrerequisite, startKafka, type KafkaBroker } from '../src/infrastructure/kafkaBroker.ts';
 
 const missing = missingKafkaPrerequisite();
@@ -60,8 +61,8 @@ describe.skipIf(missing)(`an Apache Kafka node started from the cached jars${mis
         void consumer.run({ eachMessage: async ({ message }) => resolve(message.value!.toString()) });
       });
       expect(value).toBe('hello');
-      // Let the group commit the offset the restart test reads back.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The group commits after the handler has returned: the restart test reads that offset back.
+      await waitFor(() => committedOffset(admin), { until: (offset) => offset === '1', timeoutMs: 30_000, what: 'the group\'s committed offset' });
     } finally {
       await consumer.disconnect();
       await producer.disconnect();
