@@ -12,13 +12,14 @@ import path from 'node:path';
 import { SERVICES } from '@leadforge/contracts';
 import { freePort } from '../stack/src/freePort.ts';
 import { startPostgres } from '../stack/src/infrastructure/postgresServer.ts';
-import { buildServicesIfStale, COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../scripts/buildServices.mjs';
+import { buildServicesIfStale } from '../scripts/buildServices.mjs';
+import { COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../stack/src/distributed/serviceProcess.ts';
 import { reportFigures } from './benchResults.ts';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MODES = {
-  tsx: ['--import', 'tsx', path.join(ROOT, 'deploy', 'docker', 'runService.ts')],
+  tsx: ['--import', 'tsx', path.join(ROOT, 'packages', 'service-runner', 'src', 'runService.ts')],
   compiled: [...COMPILED_NODE_OPTIONS, COMPILED_ENTRY],
 } as const;
 type Mode = keyof typeof MODES;

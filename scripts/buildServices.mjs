@@ -18,9 +18,6 @@ const workspaces = ['services', 'packages'].flatMap((parent) => fs.readdirSync(p
   .map((name) => path.join(parent, name)));
 const sources = [...workspaces.map((workspace) => path.join(root, workspace, 'src')), path.join(root, 'tsconfig.build.json'), path.join(root, 'tsconfig.base.json')];
 
-/** The node options production runs the compiled services with. */
-export const COMPILED_NODE_OPTIONS = ['--conditions=leadforge-dist', '--enable-source-maps'];
-export const COMPILED_ENTRY = path.join(root, 'packages', 'service-runner', 'dist', 'runService.js');
 
 function newestMtime(file) {
   const stat = fs.statSync(file);

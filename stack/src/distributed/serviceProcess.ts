@@ -1,8 +1,11 @@
 import path from 'node:path';
-import { COMPILED_ENTRY, COMPILED_NODE_OPTIONS } from '../../../scripts/buildServices.mjs';
 import { spawnServer, waitUntilReady } from '../infrastructure/serverProcess.ts';
 
 const ROOT = path.resolve(new URL('../../..', import.meta.url).pathname);
+
+/** How production runs a service: the compiled entry point, the packages' dist/ chosen by the leadforge-dist condition. */
+export const COMPILED_NODE_OPTIONS = ['--conditions=leadforge-dist', '--enable-source-maps'];
+export const COMPILED_ENTRY = path.join(ROOT, 'packages', 'service-runner', 'dist', 'runService.js');
 
 export interface ServiceProcess {
   /** `auth`, or `scraper-2` for a replica. */
