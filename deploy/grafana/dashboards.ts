@@ -78,6 +78,13 @@ function dashboard(uid: string, title: string, description: string, panels: Pane
   };
 }
 
+/**
+ * A series stays absent until its first event (no 5xx, no refund yet): such panels add zeros (`or`) so
+ * that they show 0 rather than "No data", which would look like a broken query.
+ */
+const requestRate = `sum by (service) (rate(${HTTP}_count{service=~"$service"}[$__rate_interval]))`;
+const zeroPerService = `0 * ${requestRate}`;
+
 const quantile = (q: number) => ({
   expr: `histogram_quantile(${q}, sum by (service, le) (rate(${HTTP}_bucket{service=~"$service", ${LONG_ROUTES}}[$__rate_interval])))`,
   legend: `{{service}} p${Math.round(q * 100)}`,
@@ -85,8 +92,8 @@ const quantile = (q: number) => ({
 
 export const goldenSignals = dashboard('leadforge-golden-signals', 'Leadforge / Golden signals', 'Rate, errors, latency and saturation of every service.', [
   { title: 'Requests per second', unit: 'reqps', description: 'HTTP requests each service answered.', targets: [{ expr: `sum by (service) (rate(${HTTP}_count{service=~"$service"}[$__rate_interval]))`, legend: '{{service}}' }] },
-  { title: 'Errors (5xx share)', unit: 'percentunit', description: 'Share of requests answered with a server error.', targets: [{ expr: `sum by (service) (rate(${HTTP}_count{service=~"$service", status_code=~"5.."}[$__rate_interval])) / sum by (service) (rate(${HTTP}_count{service=~"$service"}[$__rate_interval]))`, legend: '{{service}}' }] },
-  { title: 'Client errors (4xx per second)', unit: 'reqps', description: 'Refused requests: validation, auth, limits. A jump often means a broken client or an attack.', targets: [{ expr: `sum by (service, status_code) (rate(${HTTP}_count{service=~"$service", status_code=~"4.."}[$__rate_interval]))`, legend: '{{service}} {{status_code}}' }] },
+  { title: 'Errors (5xx share)', unit: 'percentunit', description: 'Share of requests answered with a server error.', targets: [{ expr: `(sum by (service) (rate(${HTTP}_count{service=~"$service", status_code=~"5.."}[$__rate_interval])) or ${zeroPerService}) / ${requestRate}`, legend: '{{service}}' }] },
+  { title: 'Client errors (4xx per second)', unit: 'reqps', description: 'Refused requests: validation, auth, limits. A jump often means a broken client or an attack.', targets: [{ expr: `sum by (service, status_code) (rate(${HTTP}_count{service=~"$service", status_code=~"4.."}[$__rate_interval])) or on (service) ${zeroPerService}`, legend: '{{service}} {{status_code}}' }] },
   { title: 'Latency p50 / p95 / p99', unit: 's', description: 'Response time, streaming routes excluded.', targets: [quantile(0.5), quantile(0.95), quantile(0.99)] },
   { title: 'Slowest routes (p95)', unit: 's', description: 'The five routes with the highest p95.', targets: [{ expr: `topk(5, histogram_quantile(0.95, sum by (service, route, le) (rate(${HTTP}_bucket{service=~"$service", ${LONG_ROUTES}}[$__rate_interval]))))`, legend: '{{service}} {{route}}' }] },
   { title: 'CPU', unit: 'percentunit', description: 'CPU seconds per second of each pod (1 = one core).', targets: [{ expr: 'sum by (service, pod) (rate(process_cpu_seconds_total{service=~"$service"}[$__rate_interval]))', legend: '{{service}} {{pod}}' }] },
@@ -112,7 +119,7 @@ export const proxyQuota = dashboard('leadforge-proxy-quota', 'Leadforge / Proxy 
   { title: 'Quota remaining', unit: 'short', kind: 'stat', width: 6, description: 'Proxied requests left in the shared quota.', targets: [{ expr: 'max(leadforge_scraper_proxy_quota_remaining)', legend: 'remaining' }] },
   { title: 'Quota remaining (% of limit)', unit: 'percentunit', kind: 'stat', width: 6, description: 'What is left of the quota an admin set; the alert fires under 10%.', targets: [{ expr: 'max(leadforge_scraper_proxy_quota_remaining) / max(leadforge_scraper_proxy_quota_limit)', legend: 'remaining' }] },
   { title: 'Requests per second (all)', unit: 'reqps', kind: 'stat', width: 6, description: 'Outbound requests of every scraper replica.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'req/s' }] },
-  { title: 'Failure share', unit: 'percentunit', kind: 'stat', width: 6, description: 'Outbound requests that failed.', targets: [{ expr: 'sum(rate(leadforge_scraper_outbound_requests_total{outcome!="success"}[$__rate_interval])) / sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'failed' }] },
+  { title: 'Failure share', unit: 'percentunit', kind: 'stat', width: 6, description: 'Outbound requests that failed.', targets: [{ expr: '(sum(rate(leadforge_scraper_outbound_requests_total{outcome!="success"}[$__rate_interval])) or vector(0)) / sum(rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: 'failed' }] },
   { title: 'Quota remaining over time', unit: 'short', description: 'As each replica last saw it, under the limit an admin set.', targets: [{ expr: 'leadforge_scraper_proxy_quota_remaining', legend: '{{pod}}' }, { expr: 'max(leadforge_scraper_proxy_quota_limit)', legend: 'limit' }] },
   { title: 'Requests by outcome and route', unit: 'reqps', description: 'route: proxy (Decodo) or direct.', targets: [{ expr: 'sum by (outcome, route) (rate(leadforge_scraper_outbound_requests_total[$__rate_interval]))', legend: '{{route}} {{outcome}}' }] },
   { title: 'Latency p50 / p95 by route', unit: 's', description: 'From sending a request to the end of its response.', targets: [0.5, 0.95].map((q) => ({ expr: `histogram_quantile(${q}, sum by (route, le) (rate(leadforge_scraper_outbound_duration_seconds_bucket[$__rate_interval])))`, legend: `{{route}} p${q * 100}` })) },
@@ -123,7 +130,7 @@ export const proxyQuota = dashboard('leadforge-proxy-quota', 'Leadforge / Proxy 
 export const money = dashboard('leadforge-money', 'Leadforge / Money', 'Purchases, revenue, and credits in and out of the ledger.', [
   { title: 'Revenue (24 h)', unit: 'currencyUSD', kind: 'stat', width: 8, description: 'Captured revenue in the last 24 hours.', targets: [{ expr: 'sum(increase(leadforge_billing_revenue_cents_total[24h])) / 100', legend: 'USD' }] },
   { title: 'Purchases completed (24 h)', unit: 'short', kind: 'stat', width: 8, description: 'Completed purchases in the last 24 hours.', targets: [{ expr: 'sum(increase(leadforge_billing_purchases_total{outcome="completed"}[24h]))', legend: 'purchases' }] },
-  { title: 'Refunds (7 d)', unit: 'short', kind: 'stat', width: 8, description: 'Refunded purchases in the last 7 days.', targets: [{ expr: 'sum(increase(leadforge_billing_purchases_total{outcome="refunded"}[7d]))', legend: 'refunds' }] },
+  { title: 'Refunds (7 d)', unit: 'short', kind: 'stat', width: 8, description: 'Refunded purchases in the last 7 days.', targets: [{ expr: 'sum(increase(leadforge_billing_purchases_total{outcome="refunded"}[7d])) or vector(0)', legend: 'refunds' }] },
   { title: 'Purchases by kind and outcome', unit: 'short', description: 'Per hour.', targets: [{ expr: 'sum by (kind, outcome) (increase(leadforge_billing_purchases_total[1h]))', legend: '{{kind}} {{outcome}}' }] },
   { title: 'Revenue per hour', unit: 'currencyUSD', description: 'By provider mode (live, sandbox, test).', targets: [{ expr: 'sum by (mode) (increase(leadforge_billing_revenue_cents_total[1h])) / 100', legend: '{{mode}}' }] },
   { title: 'Credits granted per hour, by reason', unit: 'short', description: 'signup, purchase, promo, admin, generation_refund.', targets: [{ expr: 'sum by (reason) (increase(leadforge_billing_credits_total{direction="in"}[1h]))', legend: '{{reason}}' }] },
@@ -137,7 +144,7 @@ export const bus = dashboard('leadforge-bus', 'Leadforge / Event bus', 'Outbox, 
   { title: 'Consumer lag', unit: 'short', description: 'Events not yet handled, per consumer group and topic.', targets: [{ expr: 'sum by (group, topic) (leadforge_bus_consumer_lag)', legend: '{{group}} {{topic}}' }] },
   { title: 'Events published per second', unit: 'short', description: 'By service and topic.', targets: [{ expr: 'sum by (service, topic) (rate(leadforge_events_published_total[$__rate_interval]))', legend: '{{service}} {{topic}}' }] },
   { title: 'Events handled per second, by outcome', unit: 'short', description: 'By consumer group and outcome.', targets: [{ expr: 'sum by (group, outcome) (rate(leadforge_events_handled_total[$__rate_interval]))', legend: '{{group}} {{outcome}}' }] },
-  { title: 'Dead letters (1 h)', unit: 'short', description: 'Events parked after repeated failures; each needs a look.', targets: [{ expr: 'sum by (service, group) (increase(leadforge_dead_letters_total[1h]))', legend: '{{service}} {{group}}' }] },
+  { title: 'Dead letters (1 h)', unit: 'short', description: 'Events parked after repeated failures; each needs a look.', targets: [{ expr: 'sum by (service, group) (increase(leadforge_dead_letters_total[1h])) or on (service, group) 0 * sum by (service, group) (leadforge_events_handled_total)', legend: '{{service}} {{group}}' }] },
   { title: 'Handling delay p95', unit: 's', description: 'From an event occurring to its consumer handling it.', targets: [{ expr: 'histogram_quantile(0.95, sum by (service, group, le) (rate(leadforge_event_handle_delay_seconds_bucket[$__rate_interval])))', legend: '{{service}} {{group}}' }] },
 ]);
 

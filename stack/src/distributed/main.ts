@@ -47,4 +47,4 @@ try {
   process.exit(1);
 }
 console.log(`\n  Leadforge (distributed) is running at ${running.url}  (${running.components.length} processes; ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`  Topology: ${running.topologyFile}   Health: ${running.healthUrl}/healthz   Logs: ${path.join(dataDir, 'logs')}   Stop: Ctrl-C\n`);
+console.log(`  Topology: ${running.topologyFile}   Prometheus: ${running.prometheusUrl}   Health: ${running.healthUrl}/healthz   Logs: ${path.join(dataDir, 'logs')}   Stop: Ctrl-C\n`);

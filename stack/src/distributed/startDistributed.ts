@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
-import { readKafkaConfig } from '@leadforge/kit';
+import { readInt, readKafkaConfig } from '@leadforge/kit';
 import { freePort } from '../freePort.ts';
 import { ensureEnvoy, startEnvoy } from '../infrastructure/envoyProxy.ts';
 import { ensureKafka, startKafka } from '../infrastructure/kafkaBroker.ts';
 import { startPostgres } from '../infrastructure/postgresServer.ts';
+import { startPrometheus } from '../infrastructure/prometheusServer.ts';
 import { startRedis } from '../infrastructure/redisServer.ts';
 import { startWebServer } from '../infrastructure/webServer.ts';
 import { canFetchKafka, canInstallEnvoy, missingPrerequisites } from './prerequisites.ts';
@@ -35,6 +37,8 @@ export interface RunningDistributed {
   url: string;
   components: Component[];
   topologyFile: string;
+  /** Prometheus, scraping every service process with the project's rules (deploy/prometheus). */
+  prometheusUrl: string;
   /** The launcher's own health: `GET <healthUrl>/healthz`, 503 while a component is being restarted. */
   healthUrl: string;
   /** Everything, in reverse order of start. */
@@ -47,6 +51,8 @@ interface Instance {
   service: ServiceName;
 }
 
+/** The project's Prometheus configuration and alert rules, the files the chart ships. */
+const PROMETHEUS_CONFIG = fileURLToPath(new URL('../../../deploy/prometheus/prometheus.yaml', import.meta.url));
 const LOOPBACK_URL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
 
 function portIsFree(port: number): Promise<boolean> {
@@ -81,7 +87,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     throw new Error(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=8081 npm run start:distributed`);
   }
   const dataDir = path.resolve(options.dataDir);
-  const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'logs'].map((name) => [name, path.join(dataDir, name)]));
+  const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'prometheus', 'logs'].map((name) => [name, path.join(dataDir, name)]));
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
 
   const started: Component[] = [];
@@ -93,6 +99,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   };
   const topologyFile = path.join(dataDir, 'topology.json');
   const url = `http://localhost:${options.port}`;
+  let prometheusUrl = '';
   let starting = true;
   let stopping = false;
   let stopped = false;
@@ -104,6 +111,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     const topology = {
       url,
       health: health.url,
+      ...(prometheusUrl ? { prometheus: prometheusUrl } : {}),
       status: launcherStatus(starting, stopping, started),
       started_at: startedAt,
       components: started.map(componentReport),
@@ -220,10 +228,28 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     });
     await track('envoy', async () => ({ ...(await startEnvoy({ config, workDir: dirs.envoy })), url: `http://127.0.0.1:${options.port}` }));
 
+    stage();
+    // Every service process and scraper replica, labelled as the Prometheus Operator labels pods.
+    const targets = instances.map((instance) => ({ address: `127.0.0.1:${ports.get(instance.name)}`, labels: { service: instance.service, pod: instance.name } }));
+    let prometheusPort: number | undefined;
+    const prometheus = await track('prometheus', async () => {
+      const server = await startPrometheus({
+        workDir: dirs.prometheus,
+        configFile: PROMETHEUS_CONFIG,
+        targets,
+        port: prometheusPort,
+        interval: options.env.PROMETHEUS_INTERVAL || undefined,
+        ruleTimeScale: readInt(options.env, 'PROMETHEUS_RULE_TIME_SCALE', 1, 1, 3600),
+      });
+      prometheusPort = server.port;
+      return server;
+    });
+    prometheusUrl = prometheus.url;
+
     options.signal?.throwIfAborted();
     starting = false;
     writeTopology();
-    return { url, components: started, topologyFile, healthUrl: health.url, stop: stopAll };
+    return { url, components: started, topologyFile, prometheusUrl, healthUrl: health.url, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -4,3 +4,4 @@ export * from './redisServer.ts';
 export * from './envoyProxy.ts';
 export * from './webServer.ts';
 export * from './kafkaBroker.ts';
+export * from './prometheusServer.ts';
