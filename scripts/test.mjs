@@ -15,8 +15,11 @@ if (!(await lint())) process.exit(1);
 
 if (run('npm', ['run', 'build', '--workspace', '@leadforge/web']) !== 0) process.exit(1);
 
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-vitest-')), 'report.json');
-const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)]);
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-vitest-'));
+const report = path.join(reports, 'report.json');
+// The JSON report times each file's tests only; file-times.json has each file's import and hooks too.
+const fileTimes = { ...process.env, LEADFORGE_FILE_TIMES: path.join(reports, 'file-times.json') };
+const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, '--reporter=./test/support/fileTimesReporter.ts', ...process.argv.slice(2)], { env: fileTimes });
 if (fs.existsSync(report)) {
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);

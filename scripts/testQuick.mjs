@@ -61,7 +61,9 @@ await step('tests', () => {
   // kit's embedded-database template once, not once per file (the tier's tests: 132 s so on a quiet
   // moment here, 418 s isolated on a busier one). npm test keeps every file isolated, so a test leaning
   // on another's state still shows there.
-  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...process.argv.slice(2)];
+  // The slowest files at the end (test/support/fileTimesReporter.ts), unless other reporters are asked for.
+  const reporters = process.argv.slice(2).some((arg) => arg.startsWith('--reporter')) ? [] : ['--reporter=default', '--reporter=./test/support/fileTimesReporter.ts'];
+  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...reporters, ...process.argv.slice(2)];
   return spawnSync('npx', args, { cwd: root, stdio: 'inherit', env }).status === 0;
 });
 console.log(`\ntest:quick passed in ${seconds(started)} (${timings.join(', ')})`);
