@@ -45,7 +45,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     trustProxy: false,
     genReqId: () => crypto.randomUUID(),
     // The whole path after /api/ is one wildcard parameter here; its length is the service's to judge.
-    maxParamLength: 8192,
+    routerOptions: { maxParamLength: 8192 },
     ...detailedFrameworkErrors,
   }) as unknown as FastifyInstance;
   registerErrorHandling(app);
