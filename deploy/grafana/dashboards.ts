@@ -140,7 +140,7 @@ export const money = dashboard('leadforge-money', 'Leadforge / Money', 'Purchase
 ]);
 
 export const bus = dashboard('leadforge-bus', 'Leadforge / Event bus', 'Outbox, Kafka consumers and dead letters.', [
-  { title: 'Outbox backlog', unit: 'short', description: 'Events written but not yet published, per service.', targets: [{ expr: 'sum by (service) (leadforge_outbox_backlog)', legend: '{{service}}' }] },
+  { title: 'Outbox backlog', unit: 'short', description: 'Events written but not yet published, per service, counted at each scrape.', targets: [{ expr: 'sum by (service) (leadforge_work_queue_depth{queue="outbox"})', legend: '{{service}}' }] },
   { title: 'Consumer lag', unit: 'short', description: 'Events not yet handled, per consumer group and topic.', targets: [{ expr: 'sum by (group, topic) (leadforge_bus_consumer_lag)', legend: '{{group}} {{topic}}' }] },
   { title: 'Events published per second', unit: 'short', description: 'By service and topic.', targets: [{ expr: 'sum by (service, topic) (rate(leadforge_events_published_total[$__rate_interval]))', legend: '{{service}} {{topic}}' }] },
   { title: 'Events handled per second, by outcome', unit: 'short', description: 'By consumer group and outcome.', targets: [{ expr: 'sum by (group, outcome) (rate(leadforge_events_handled_total[$__rate_interval]))', legend: '{{group}} {{outcome}}' }] },
