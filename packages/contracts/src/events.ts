@@ -111,6 +111,23 @@ export const SearchCompleted = Type.Object({
 
 export const SearchCancelled = Type.Object({ search_id: Type.String(), user_id: Type.String() });
 
+/**
+ * A monitor's run has ended: its search's books are closed (completed or failed), or it could not
+ * start for want of credits (`insufficient_credits`, no search). Auth emails the user from it.
+ */
+export const MonitorRunCompleted = Type.Object({
+  monitor_id: Type.String(),
+  user_id: Type.String(),
+  search_id: Type.Union([Type.String(), Type.Null()]),
+  industry: Type.String(),
+  location: Type.String(),
+  status: Type.String(),
+  new_leads: Type.Integer({ minimum: 0 }),
+  credits_used: Type.Integer({ minimum: 0 }),
+  notify_email: Type.Boolean(),
+  timestamp: Type.String(),
+});
+
 /** Stats of the spec's LIVE panel that the engine knows (credits are the leads service's). */
 export const EngineStats = Type.Object({
   total_found: Type.Integer(),
@@ -183,6 +200,7 @@ export const EVENT_TYPES = {
   'search.requested': { topic: TOPICS.leadsSearch, schema: SearchRequested },
   'search.completed': { topic: TOPICS.leadsSearch, schema: SearchCompleted },
   'search.cancelled': { topic: TOPICS.leadsSearch, schema: SearchCancelled },
+  'monitor.run.completed': { topic: TOPICS.leadsSearch, schema: MonitorRunCompleted },
   'scrape.progress': { topic: TOPICS.scraperResult, schema: ScrapeProgress },
   'scrape.leads_found': { topic: TOPICS.scraperResult, schema: ScrapeLeadsFound },
   'scrape.finished': { topic: TOPICS.scraperResult, schema: ScrapeFinished },

@@ -7,6 +7,7 @@ export * from './api/payments.ts';
 export * from './api/leads.ts';
 export * from './api/leadExports.ts';
 export * from './api/webhooks.ts';
+export * from './api/monitors.ts';
 export * from './api/affiliate.ts';
 export * from './api/contact.ts';
 export * from './api/optOut.ts';

@@ -72,6 +72,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'DELETE', path: '/api/webhooks/:id', service: 'leads', access: 'user', apiKey: true },
   { method: 'GET', path: '/api/webhooks/:id/deliveries', service: 'leads', access: 'user', apiKey: true },
   { method: 'POST', path: '/api/webhooks/:id/test', service: 'leads', access: 'user', apiKey: true },
+  { method: 'POST', path: '/api/monitors', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/monitors', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/monitors/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'PATCH', path: '/api/monitors/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'DELETE', path: '/api/monitors/:id', service: 'leads', access: 'user', apiKey: true },
+  { method: 'POST', path: '/api/monitors/:id/run', service: 'leads', access: 'user', apiKey: true },
+  { method: 'GET', path: '/api/monitors/:id/runs', service: 'leads', access: 'user', apiKey: true },
 
   { method: 'POST', path: '/api/scrape', service: 'scraper', access: 'admin' },
   { method: 'GET', path: '/api/admin/decodo-stats', service: 'scraper', access: 'admin' },

@@ -13,10 +13,11 @@ import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { jsonExportRoute } from './routes/jsonExportRoute.ts';
 import { xlsxExportRoute } from './routes/xlsxExportRoute.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
+import { monitorRoutes } from './routes/monitorRoutes.ts';
 
 const runtimeOf = perService(buildRuntime);
 
-/** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, and the credits they hold. */
+/** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, monitors, and the credits they hold. */
 export const leadsService: ServiceDefinition = {
   name: 'leads',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
@@ -34,6 +35,7 @@ export const leadsService: ServiceDefinition = {
     await jsonExportRoute(app, rt);
     await xlsxExportRoute(app, rt);
     await webhookRoutes(app, rt);
+    await monitorRoutes(app, rt);
   },
 
   async start(ctx) {
@@ -42,7 +44,9 @@ export const leadsService: ServiceDefinition = {
     const erasure = await consumeAccountDeletions({ db: ctx.db, bus: ctx.bus, log: ctx.log });
     rt.sweeper.start();
     rt.webhooks.start();
+    rt.monitors.start();
     return async () => {
+      await rt.monitors.stop();
       await rt.webhooks.stop();
       await rt.sweeper.stop();
       await subscription.close();

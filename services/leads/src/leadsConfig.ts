@@ -24,6 +24,19 @@ export interface LeadsConfig {
    */
   intakeRetryMs: number;
   webhooks: WebhooksConfig;
+  monitors: MonitorsConfig;
+}
+
+/** How the monitor scheduler looks for due monitors and spreads their runs (docs/monitors.md). */
+export interface MonitorsConfig {
+  /** How often due monitors are looked for (MONITORS_TICK_SECONDS). */
+  tickMs: number;
+  /** A scheduled run starts at a random moment within this long after its due time, so monitors due together start apart. */
+  spreadMs: number;
+  /** Runs one replica starts at once. */
+  parallel: number;
+  /** How long a claimed monitor is left to one replica (a dead replica's run is taken over after it). */
+  leaseMs: number;
 }
 
 /** How webhook deliveries are sent and retried. */
@@ -52,6 +65,12 @@ export function loadLeadsConfig(env: NodeJS.ProcessEnv): LeadsConfig {
     optOutsPerHour: readInt(env, 'LEADS_OPT_OUTS_PER_HOUR', 10, 1, 100_000),
     intakeRetryMs: readInt(env, 'LEADS_INTAKE_RETRY_MS', 10_000, 100, 15 * 60_000),
     webhooks: loadWebhooksConfig(env),
+    monitors: {
+      tickMs: readInt(env, 'MONITORS_TICK_SECONDS', 60, 1, 3600) * 1000,
+      spreadMs: readInt(env, 'MONITORS_SPREAD_SECONDS', 900, 0, 6 * 3600) * 1000,
+      parallel: readInt(env, 'MONITORS_RUNS_AT_ONCE', 4, 1, 64),
+      leaseMs: readInt(env, 'MONITORS_LEASE_MS', 60_000, 1000, 3_600_000),
+    },
   };
 }
 

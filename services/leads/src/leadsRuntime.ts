@@ -7,6 +7,8 @@ import { SearchSettlement } from './domain/searchSettlement.ts';
 import { SearchSweeper } from './domain/searchSweeper.ts';
 import type { StartDeps } from './domain/searchStart.ts';
 import { webhookSender, type WebhookSender } from './webhooks/webhookSender.ts';
+import { monitorScheduler, type MonitorScheduler } from './monitors/monitorScheduler.ts';
+import type { RunStartDeps } from './monitors/monitorRunStart.ts';
 
 /** What the leads service's routes, consumer and sweeper share, built once per start. */
 export interface LeadsRuntime {
@@ -18,6 +20,9 @@ export interface LeadsRuntime {
   sweeper: SearchSweeper;
   webhooks: WebhookSender;
   startDeps: StartDeps;
+  /** What starting a monitor's run needs (the scheduler's and "run now"'s). */
+  monitorRuns: RunStartDeps;
+  monitors: MonitorScheduler;
   /** Aborted when the service begins to close: live streams and waiting calls end so the close can finish. */
   closing: AbortController;
 }
@@ -46,6 +51,16 @@ export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
     deadlineGraceMs: config.deadlineGraceMs,
     stuckReservationMs: config.stuckReservationMs,
   });
+  const startDeps: StartDeps = {
+    db: ctx.db,
+    holds,
+    relay: ctx.relay,
+    maxRunningPerUser: config.maxRunningPerUser,
+    searchDeadlineMs: config.searchDeadlineMs,
+    ownershipWindowDays: config.ownershipWindowDays,
+    abandon,
+  };
+  const monitorRuns: RunStartDeps = { db: ctx.db, holds, startDeps, abandon, wakeRelay: () => ctx.relay.wake() };
   return {
     ctx,
     config,
@@ -54,15 +69,9 @@ export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
     settlement,
     sweeper,
     webhooks,
-    startDeps: {
-      db: ctx.db,
-      holds,
-      relay: ctx.relay,
-      maxRunningPerUser: config.maxRunningPerUser,
-      searchDeadlineMs: config.searchDeadlineMs,
-      ownershipWindowDays: config.ownershipWindowDays,
-      abandon,
-    },
+    startDeps,
+    monitorRuns,
+    monitors: monitorScheduler({ db: ctx.db, log: ctx.log, config: config.monitors, run: monitorRuns }),
     closing: new AbortController(),
   };
 }

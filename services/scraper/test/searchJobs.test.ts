@@ -35,7 +35,6 @@ for (const kind of kinds) {
       for (const lead of leads) {
         expect(lead.email || lead.phone).toBeTruthy();
         expect(lead).toMatchObject({ source: 'osm', city: 'London', country: 'GB' });
-        expect(lead.name).toBe(lead.company);
         expect(lead.key).toBe(`osm:${lead.place_id}`);
       }
       // What the crawler found matches what each generated site shows.
@@ -43,6 +42,8 @@ for (const kind of kinds) {
         const site = web.sites.find((candidate) => lead.website === `http://${candidate.host}/`);
         if (!site) continue;
         expect(lead.emails).toEqual(expect.arrayContaining(site.truth.emails));
+        // The person the site names behind the business, or empty: never a copy of the company.
+        expect(lead.name).toBe(site.truth.person ?? '');
         expect(lead.phones).toEqual(expect.arrayContaining(site.truth.phones));
       }
       const stats = finished.data.stats;

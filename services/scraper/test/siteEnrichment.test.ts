@@ -111,7 +111,8 @@ describe('a lead from a place and its website', () => {
       sources: { 'info@bright-dental.co.uk': { url: 'https://bright.example.co.uk/contact', fetched_at: '2026-11-24T10:00:00.000Z' } },
     })!;
     expect(lead).toEqual({
-      key: 'osm:node/42', name: 'Bright Dental', company: 'Bright Dental',
+      // No page named a person: the name stays empty, never a copy of the company.
+      key: 'osm:node/42', name: '', company: 'Bright Dental',
       email: 'desk@bright-dental.co.uk', phone: '+442079460123', website: 'https://bright.example.co.uk/', city: 'London',
       address: '1 High St, London', country: 'GB', socials: [{ network: 'facebook', url: 'https://www.facebook.com/bright' }],
       source: 'osm', place_id: 'node/42',
@@ -120,6 +121,12 @@ describe('a lead from a place and its website', () => {
       email_source: 'osm:node/42', phone_source: 'osm:node/42', phone_type: 'fixed_line', phone_display: '+44 20 7946 0123',
     });
     expect(contactKeyOf(lead)).toBe('email:desk@bright-dental.co.uk');
+  });
+
+  it('names the person the site names, never the business itself', () => {
+    const site = { emails: ['info@bright-dental.co.uk'], phones: [], socials: [], reached: true, pagesFetched: 2, pagesGivenUp: 0, sources: {} };
+    expect(leadOfPlace(place, { ...site, person: 'Jane Doe' })).toMatchObject({ name: 'Jane Doe', company: 'Bright Dental' });
+    expect(leadOfPlace(place, { ...site, person: 'Bright Dental' })).toMatchObject({ name: '', company: 'Bright Dental' });
   });
 
   it('says which page showed a contact taken from the site, and when it was fetched', () => {

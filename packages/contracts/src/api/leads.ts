@@ -65,7 +65,7 @@ export const FILL_BOTH_FIELDS = 'Please fill in both industry and location field
 export const QUANTITY_RULE = `Quantity must be a whole number from 1 to ${MAX_LEADS_PER_REQUEST}`;
 
 /** Text a person typed: at least one non-space character, capped so a pasted essay is a 400, not a search. */
-const SearchText = (label: string, maxLength: number) => Type.String({
+export const SearchText = (label: string, maxLength: number) => Type.String({
   minLength: 1,
   maxLength,
   pattern: '\\S',
@@ -114,6 +114,8 @@ export const LeadSearchSummary = Type.Object({
   credits_used: Type.Integer(),
   created_at: Timestamp,
   finished_at: Type.Union([Timestamp, Type.Null()]),
+  /** The monitor this search is a run of (docs/monitors.md); null for a search the user started. */
+  monitor_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type LeadSearchSummary = Static<typeof LeadSearchSummary>;
 

@@ -2,13 +2,13 @@ import { Type, type Static } from 'typebox';
 import { Timestamp, Uuid } from './common.ts';
 import { LeadSearchSummary, LeadStats } from './leads.ts';
 
-/** What a webhook endpoint can subscribe to: a lead search's end. */
-export const WEBHOOK_EVENTS = ['lead_search.completed', 'lead_search.failed'] as const;
+/** What a webhook endpoint can subscribe to: a lead search's end, a monitor run's new businesses. */
+export const WEBHOOK_EVENTS = ['lead_search.completed', 'lead_search.failed', 'monitor.run.completed'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 /** The event a "send test event" delivers; never subscribed to, always sent when asked. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
-export const WebhookEvent = Type.Union([Type.Literal('lead_search.completed'), Type.Literal('lead_search.failed')]);
+export const WebhookEvent = Type.Union([Type.Literal('lead_search.completed'), Type.Literal('lead_search.failed'), Type.Literal('monitor.run.completed')]);
 
 const EVENTS_RULE = `events must list at least one of ${WEBHOOK_EVENTS.join(', ')}`;
 
@@ -19,6 +19,7 @@ export const CreateWebhookRequest = Type.Object({
   events: Type.Array(Type.Union([
     Type.Literal('lead_search.completed', { errorMessage: EVENTS_RULE }),
     Type.Literal('lead_search.failed', { errorMessage: EVENTS_RULE }),
+    Type.Literal('monitor.run.completed', { errorMessage: EVENTS_RULE }),
   ]), { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true, errorMessage: EVENTS_RULE }),
 }, { additionalProperties: false, errorMessage: { required: 'url and events are required' } });
 export type CreateWebhookRequest = Static<typeof CreateWebhookRequest>;

@@ -188,3 +188,43 @@ export function searchReadyMail(to: string, name: string, publicUrl: string, sea
     publicUrl,
   });
 }
+
+export interface MonitorRunNotice {
+  industry: string;
+  location: string;
+  newLeads: number;
+  searchId: string;
+}
+
+/** A monitor's run found businesses the user never had: "3 new dentists in Würzburg", linking the run's leads. */
+export function monitorNewLeadsMail(to: string, name: string, publicUrl: string, run: MonitorRunNotice): MailMessage {
+  const what = `${run.newLeads.toLocaleString('en-US')} new ${run.industry.toLowerCase()} in ${run.location}`;
+  return compose({
+    to,
+    kind: 'monitor-new-leads',
+    subject: what,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Your monitor for ${run.industry} in ${run.location} found ${run.newLeads.toLocaleString('en-US')} business${run.newLeads === 1 ? '' : 'es'} you never had before (1 credit each).`,
+    ],
+    action: { label: 'See the new leads', url: `${publicUrl}/monitors?run=${encodeURIComponent(run.searchId)}` },
+    closing: 'You get this email because the monitor has email notices on. You can turn them off on the Monitors page.',
+    publicUrl,
+  });
+}
+
+/** A monitor's run could not start for want of credits: nothing charged, the monitor stays on. */
+export function monitorNoCreditsMail(to: string, name: string, publicUrl: string, run: Pick<MonitorRunNotice, 'industry' | 'location'>): MailMessage {
+  return compose({
+    to,
+    kind: 'monitor-no-credits',
+    subject: `Your monitor for ${run.industry} in ${run.location} could not run: no credits left`,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Your monitor for ${run.industry} in ${run.location} was due to run, but your balance has no credits left, so it did not run and nothing was charged.`,
+      'The monitor stays on: it runs again at its next time, or at once when you press "Run now" after buying credits.',
+    ],
+    action: { label: 'Buy credits', url: `${publicUrl}/credits` },
+    publicUrl,
+  });
+}

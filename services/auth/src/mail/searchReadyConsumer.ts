@@ -1,7 +1,7 @@
 import { TOPICS } from '@leadforge/contracts';
 import { startConsumer, type ServiceContext } from '@leadforge/kit';
 import type { UserRow } from '../domain/users.ts';
-import { searchReadyMail } from './mailMessages.ts';
+import { monitorNewLeadsMail, monitorNoCreditsMail, searchReadyMail } from './mailMessages.ts';
 import { enqueueMail } from './mailOutbox.ts';
 
 /** A search that ran longer than this has likely lost its user's attention: tell them by email. */
@@ -12,7 +12,8 @@ const SEARCH_MAX_AGE_MS = 24 * 3600_000;
 /**
  * "Your leads are ready": search.requested records when a search started, search.completed (same
  * topic and key, so after it) queues the email when the search ran more than a minute, completed,
- * and its user has not turned the email off. Queued in the transaction that records the event as
+ * and its user has not turned the email off. A monitor's run (monitor.run.completed) mails its new
+ * businesses, or that it had no credits. Queued in the transaction that records the event as
  * handled, so a redelivery sends nothing twice.
  */
 export function startSearchReadyConsumer(ctx: ServiceContext, wakeMail: () => void) {
@@ -40,6 +41,19 @@ export function startSearchReadyConsumer(ctx: ServiceContext, wakeMail: () => vo
         const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active', notify_search_ready: true }).first();
         if (!user) return;
         await enqueueMail(trx, searchReadyMail(user.email, user.name, ctx.config.publicUrl, { resultsCount: data.results_count, finishedAt: data.timestamp }));
+        trx.executionPromise.then(wakeMail, () => undefined);
+      },
+      // A monitor's run: its new businesses when the user asked for email notices; a run that had no credits, always.
+      'monitor.run.completed': async (data, envelope, trx) => {
+        if (Date.now() - new Date(envelope.occurred_at).getTime() > SEARCH_MAX_AGE_MS) return;
+        const newLeads = data.status === 'completed' && data.notify_email && data.new_leads > 0 && data.search_id;
+        if (!newLeads && data.status !== 'insufficient_credits') return;
+        const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active' }).first();
+        if (!user) return;
+        const publicUrl = ctx.config.publicUrl;
+        await enqueueMail(trx, newLeads
+          ? monitorNewLeadsMail(user.email, user.name, publicUrl, { industry: data.industry, location: data.location, newLeads: data.new_leads, searchId: data.search_id! })
+          : monitorNoCreditsMail(user.email, user.name, publicUrl, data));
         trx.executionPromise.then(wakeMail, () => undefined);
       },
     },

@@ -1,5 +1,5 @@
 import type { InternalClient } from '@leadforge/kit';
-import type { ReservationResponse, ReserveRequest, SettleRequest } from '@leadforge/contracts';
+import type { BalanceResponse, ReservationResponse, ReserveRequest, SettleRequest } from '@leadforge/contracts';
 
 const TIMEOUT_MS = 5000;
 
@@ -22,6 +22,12 @@ export class CreditHolds {
   settle(reservationId: string, charge: number): Promise<ReservationResponse> {
     const body: SettleRequest = { charge };
     return this.internal.call<ReservationResponse>('billing', 'POST', `/internal/reservations/${encodeURIComponent(reservationId)}/settle`, { body, timeoutMs: TIMEOUT_MS, idempotent: true });
+  }
+
+  /** The user's balance now (what a monitor's run may hold). */
+  async balance(userId: string): Promise<number> {
+    const answer = await this.internal.call<BalanceResponse>('billing', 'GET', `/internal/balances/${encodeURIComponent(userId)}`, { timeoutMs: TIMEOUT_MS });
+    return answer.balance;
   }
 
   /** Gives every held credit back. */

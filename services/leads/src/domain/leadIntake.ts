@@ -23,7 +23,9 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
   let firstLeadStoredAt: Date | undefined;
   const cleaned = incoming.map((raw) => ({ key: leadKeyOf(raw), lead: toStoredLead(raw) }));
   const suppressions = await suppressionsFor(trx, cleaned.map((c) => c.lead));
-  if (ownershipWindowDays > 0) await lockOwnership(trx, search.user_id);
+  // A monitor's run delivers only businesses the user never received, whatever the window.
+  const ownership = search.monitor_id ? { on: true, windowDays: null } : { on: ownershipWindowDays > 0, windowDays: ownershipWindowDays };
+  if (ownership.on) await lockOwnership(trx, search.user_id);
   for (const { key, lead: scraped } of cleaned) {
     if (position >= search.quantity) break;
     if (!scraped.company && !scraped.name) continue;
@@ -31,7 +33,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
     if (suppressions.siteSuppressed(scraped)) continue;
     const lead = suppressions.blank(scraped);
     const keys = businessKeysOf(key, lead.website);
-    const isOwnedLead = ownershipWindowDays > 0 && await isOwned(trx, search.user_id, search.id, keys, ownershipWindowDays);
+    const isOwnedLead = ownership.on && await isOwned(trx, search.user_id, search.id, keys, ownership.windowDays);
     if (isOwnedLead && !search.include_owned) {
       skipped++;
       continue;
@@ -63,7 +65,8 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
       .returning(['position', 'created_at']);
     if (!inserted.length) continue;
     if (isOwnedLead) owned++;
-    else if (ownershipWindowDays > 0) await claimBusiness(trx, search.user_id, search.id, keys, ownershipWindowDays);
+    // Claimed even with the window off: a monitor's run must know every business the user ever received.
+    else await claimBusiness(trx, search.user_id, search.id, keys, ownershipWindowDays);
     // Position 1 is the primary key's: only one insert ever stores it, however often results are replayed.
     if (inserted[0].position === 1) firstLeadStoredAt = new Date(inserted[0].created_at);
     position++;

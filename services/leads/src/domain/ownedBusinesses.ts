@@ -14,15 +14,17 @@ export async function lockOwnership(trx: Trx, userId: string): Promise<void> {
   await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`owned-businesses:${userId}`]);
 }
 
-/** True when another search gave the user one of these keys within the window (caller holds lockOwnership). */
-export async function isOwned(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number): Promise<boolean> {
-  const row = await trx('owned_businesses')
+/**
+ * True when another search gave the user one of these keys within the window, or ever (`windowDays`
+ * null: a monitor's run); the caller holds lockOwnership.
+ */
+export async function isOwned(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number | null): Promise<boolean> {
+  let query = trx('owned_businesses')
     .where({ user_id: userId })
     .whereIn('business_key', keys)
-    .whereNot({ search_id: searchId })
-    .andWhere('acquired_at', '>', cutoff(trx, windowDays))
-    .first('business_key');
-  return row !== undefined;
+    .whereNot({ search_id: searchId });
+  if (windowDays !== null) query = query.andWhere('acquired_at', '>', cutoff(trx, windowDays));
+  return (await query.first('business_key')) !== undefined;
 }
 
 /** Records the business as the user's from this search (caller holds lockOwnership); a claim past the window is renewed. */
@@ -36,16 +38,17 @@ export async function claimBusiness(trx: Trx, userId: string, searchId: string, 
 
 /**
  * What to ask the engine for so that skipping owned businesses still fills the quantity: the
- * quantity plus the leads the user got from earlier searches of the same location within the window
- * (the businesses most likely to come back). Owned ones are included, not skipped, on request.
+ * quantity plus the leads the user got from earlier searches of the same location within the window,
+ * or ever for a monitor's run (`windowDays` null) (the businesses most likely to come back). Owned
+ * ones are included, not skipped, on request.
  */
-export async function engineQuantityFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number): Promise<number> {
+export async function engineQuantityFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number | null): Promise<number> {
   if (includeOwned || windowDays === 0) return quantity;
-  const [{ owned }] = await db('leads')
+  let received = db('leads')
     .join('lead_searches', 'lead_searches.id', 'leads.search_id')
     .where('lead_searches.user_id', userId)
-    .andWhereRaw('lower(lead_searches.location) = lower(?)', [location.trim()])
-    .andWhere('leads.created_at', '>', cutoff(db, windowDays))
-    .count({ owned: '*' });
+    .andWhereRaw('lower(lead_searches.location) = lower(?)', [location.trim()]);
+  if (windowDays !== null) received = received.andWhere('leads.created_at', '>', cutoff(db, windowDays));
+  const [{ owned }] = await received.count({ owned: '*' });
   return Math.min(MAX_ENGINE_QUANTITY, Math.max(quantity, quantity + Number(owned)));
 }

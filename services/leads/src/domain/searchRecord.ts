@@ -35,6 +35,8 @@ export interface SearchRow {
   include_owned: boolean;
   /** What the engine was asked for (null before 003: the quantity). */
   engine_quantity: number | null;
+  /** The monitor this search is a run of (007), or null. */
+  monitor_id: string | null;
   last_seq: number;
   finished_seq: number | null;
   deadline_at: Date;
@@ -81,6 +83,7 @@ export function toSummary(row: SearchRow): LeadSearchSummary {
     credits_used: statsOf(row).credits_used,
     created_at: iso(row.created_at)!,
     finished_at: iso(row.finished_at),
+    monitor_id: row.monitor_id ?? null,
   };
 }
 

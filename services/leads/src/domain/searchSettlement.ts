@@ -6,6 +6,7 @@ import { afterCommit, appendFeedEvent, type FeedSignals } from './searchFeed.ts'
 import { chargeOf, findSearch, isFinished, lockSearch, publicStatus, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
 import { queueSearchDeliveries } from '../webhooks/webhookDeliveries.ts';
 import type { WebhookSender } from '../webhooks/webhookSender.ts';
+import { endMonitorRun } from '../monitors/monitorRunEnd.ts';
 
 export interface SettlementDeps {
   db: Db;
@@ -97,7 +98,8 @@ export class SearchSettlement {
       timestamp: new Date().toISOString(),
     });
     const { sender, publicUrl, retryForMs } = this.deps.webhooks;
-    if (await queueSearchDeliveries(trx, settled, publicUrl, retryForMs)) afterCommit(trx, () => sender.wake());
+    const queued = await queueSearchDeliveries(trx, settled, publicUrl, retryForMs) + await endMonitorRun(trx, settled, retryForMs);
+    if (queued) afterCommit(trx, () => sender.wake());
     await this.finishFeed(trx, settled);
   }
 

@@ -26,7 +26,13 @@ export const BILLING_UNAVAILABLE = 'Your credits could not be reserved right now
  * billing (402 with billing's detail when short), then records it running and asks the engine for
  * it (`search.requested`, through the outbox, in the same transaction).
  */
-export async function startSearch(deps: StartDeps, userId: string, request: GenerateLeadsRequest): Promise<SearchRow> {
+/** A search that is a monitor's run: recorded as the run's search in the transaction that stores it. */
+export interface MonitorRunStart {
+  monitorId: string;
+  runId: string;
+}
+
+export async function startSearch(deps: StartDeps, userId: string, request: GenerateLeadsRequest, run?: MonitorRunStart): Promise<SearchRow> {
   const { db, holds } = deps;
   const id = uuidv7();
   await db.transaction(async (trx) => {
@@ -42,7 +48,9 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
       quantity: request.quantity,
       include_owned: request.include_owned === true,
       deadline_at: new Date(Date.now() + deps.searchDeadlineMs),
+      monitor_id: run?.monitorId ?? null,
     });
+    if (run) await trx('monitor_runs').where({ id: run.runId }).update({ search_id: id });
   });
 
   let hold;
@@ -65,7 +73,7 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
       const search = await lockSearch(trx, id);
       if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
       const deadline = new Date(Date.now() + deps.searchDeadlineMs);
-      const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, deps.ownershipWindowDays);
+      const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, search.monitor_id ? null : deps.ownershipWindowDays);
       const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
         engine_quantity: engineQuantity,
         status: 'running',

@@ -23,7 +23,7 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
 }
 
 /**
- * `account.deleted` -> the account's searches and webhook endpoints are erased, and the account is
+ * `account.deleted` -> the account's searches, webhook endpoints and monitors are erased, and the account is
  * marked erased so a request let in before the deletion stores nothing afterwards.
  */
 export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger }) {
@@ -39,6 +39,8 @@ export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger
         await markAccountErased(trx, 'leads', data.user_id);
         const erased = await eraseSearchesOf(trx, data.user_id);
         await eraseEndpointsOf(trx, data.user_id);
+        // Their monitors (and, with them, their runs) go too: what they watched for is theirs.
+        await trx('monitors').where({ user_id: data.user_id }).delete();
         if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
       },
     },

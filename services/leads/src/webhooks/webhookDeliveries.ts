@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { WEBHOOK_TEST_EVENT, type LeadSearchWebhookPayload, type WebhookDeliveryAttempt, type WebhookDeliveryStatus, type WebhookEventName } from '@leadforge/contracts';
+import { WEBHOOK_TEST_EVENT, type Lead, type LeadSearchWebhookPayload, type MonitorRunWebhookPayload, type WebhookDeliveryAttempt, type WebhookDeliveryStatus, type WebhookEventName } from '@leadforge/contracts';
 import { statsOf, toSummary, type DbOrTrx, type SearchRow } from '../domain/searchRecord.ts';
 import { eventsOf, type EndpointRow } from './webhookEndpoints.ts';
 
@@ -37,6 +37,30 @@ export async function queueSearchDeliveries(trx: DbOrTrx, search: SearchRow, pub
       data: { ...toSummary(search), stats: statsOf(search), links: searchLinks(publicUrl, search.id) },
     };
     return { id, endpoint_id: endpoint.id, event, search_id: search.id, body: JSON.stringify(payload), give_up_at: new Date(now.getTime() + retryForMs) };
+  });
+  const inserted = await trx('webhook_deliveries').insert(rows).onConflict(['endpoint_id', 'event', 'search_id']).ignore().returning('id');
+  return inserted.length;
+}
+
+/**
+ * Queues `monitor.run.completed` to each endpoint of the user that listens to it, with the run's new
+ * businesses, in the transaction that closes the run's books (the unique key keeps it once).
+ */
+export async function queueMonitorRunDeliveries(trx: DbOrTrx, search: SearchRow, newLeads: Lead[], retryForMs: number): Promise<number> {
+  if (!search.monitor_id) return 0;
+  const endpoints: EndpointRow[] = await trx('webhook_endpoints').where({ user_id: search.user_id });
+  const listening = endpoints.filter((endpoint) => eventsOf(endpoint).includes('monitor.run.completed'));
+  if (!listening.length) return 0;
+  const now = new Date();
+  const rows = listening.map((endpoint) => {
+    const id = uuidv7();
+    const payload: MonitorRunWebhookPayload = {
+      event: 'monitor.run.completed',
+      delivery_id: id,
+      created_at: now.toISOString(),
+      data: { monitor_id: search.monitor_id!, search_id: search.id, industry: search.industry, location: search.location, credits_used: search.credits_used, new_leads: newLeads },
+    };
+    return { id, endpoint_id: endpoint.id, event: payload.event, search_id: search.id, body: JSON.stringify(payload), give_up_at: new Date(now.getTime() + retryForMs) };
   });
   const inserted = await trx('webhook_deliveries').insert(rows).onConflict(['endpoint_id', 'event', 'search_id']).ignore().returning('id');
   return inserted.length;

@@ -34,6 +34,12 @@ function provenance(kind: 'email' | 'phone', source: ContactSource | undefined, 
   return { [`${kind}_source`]: url, ...(source ? { [`${kind}_fetched_at`]: source.fetched_at } : {}) };
 }
 
+/** The person the business's pages name; never the business's own name (a lead's `name` is a person or empty). */
+function personOf(place: Place, site: SiteContacts | undefined): string {
+  const person = site?.person ?? '';
+  return person.toLowerCase() === place.name.trim().toLowerCase() ? '' : person;
+}
+
 /**
  * The lead for a place: its own tags first (a mapper or the business put them there), then what
  * its website shows. A place with neither an email nor a phone is not a lead: it has no contact
@@ -48,7 +54,7 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
   const sourceOf = (contact: string | undefined, own: string | undefined) => (contact && contact !== own ? site?.sources[contact] : undefined);
   return {
     key: placeKeyOf(place),
-    name: place.name,
+    name: personOf(place, site),
     company: place.name,
     email: emails[0] ?? '',
     phone: phones[0] ?? '',

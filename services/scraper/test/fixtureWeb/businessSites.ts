@@ -9,7 +9,7 @@ export interface BusinessSite {
   name: string;
   city: string;
   /** Lower-case emails and E.164 phones the site shows (what enrichment should find). */
-  truth: { emails: string[]; phones: string[]; socials: string[] };
+  truth: { emails: string[]; phones: string[]; socials: string[]; person?: string };
   /** Path -> HTML. */
   pages: Map<string, string>;
   robotsTxt?: string;
@@ -26,6 +26,9 @@ function phoneOf(index: number): { national: string; e164: string } {
   const line = String(index % 1000).padStart(3, '0');
   return { national: `020 7946 0${line}`, e164: `+442079460${line}` };
 }
+
+const OWNERS = ['Anna Berger', 'Jonas Keller', 'Maria Lindqvist', 'Tomasz Nowak', 'Claire Dubois'];
+const ownerOf = (index: number): string => OWNERS[Math.floor(index / 10) % OWNERS.length];
 
 const page = (title: string, body: string, nav = ''): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -44,6 +47,8 @@ type Style = (site: { host: string; name: string; email: string; phone: { nation
   emails: string[];
   phones: string[];
   socials?: string[];
+  /** The person the site names behind the business (its impressum's owner). */
+  person?: string;
   robotsTxt?: string;
   placeTags?: { phone?: string; email?: string };
 };
@@ -71,15 +76,16 @@ const STYLES: Style[] = [
     phones: [phone.e164],
     socials: [`https://www.facebook.com/${host.split('.')[0]}`, `https://www.instagram.com/${host.split('.')[0]}`],
   }),
-  // an obfuscated "[at]"/"[dot]" address on a German-style /kontakt page
-  ({ name, email, phone }) => ({
+  // an obfuscated "[at]"/"[dot]" address on a German-style /kontakt page; the impressum names the owner
+  ({ name, email, phone, index }) => ({
     pages: [
       ['/', page(name, `<h1>${name}</h1><p>Quality work.</p>`, '<a href="/kontakt">Kontakt</a> <a href="/impressum">Impressum</a>')],
       ['/kontakt', page(`${name} - Kontakt`, `<p>Schreiben Sie uns: ${email.replace('@', ' [at] ').replace(/\.(?=[^.]+$)/, ' [dot] ')}</p>`)],
-      ['/impressum', page(`${name} - Impressum`, `<p>${name} Ltd, 4 Mill Lane, ${CITY}</p><p>Telefon: ${phone.national}</p>`)],
+      ['/impressum', page(`${name} - Impressum`, `<p>${name} Ltd, 4 Mill Lane, ${CITY}</p><p>Inhaber: ${ownerOf(index)}</p><p>Telefon: ${phone.national}</p>`)],
     ],
     emails: [email],
     phones: [phone.e164],
+    person: ownerOf(index),
   }),
   // Cloudflare-protected email on /contact-us, phone in JSON-LD on the home page
   ({ name, email, phone }) => ({
@@ -166,7 +172,7 @@ export function generateBusinessSites(count: number, uniform = false): BusinessS
       host,
       name,
       city: CITY,
-      truth: { emails: style.emails, phones: style.phones, socials: style.socials ?? [] },
+      truth: { emails: style.emails, phones: style.phones, socials: style.socials ?? [], ...(style.person ? { person: style.person } : {}) },
       pages: new Map(style.pages),
       robotsTxt: style.robotsTxt,
       placeTags: style.placeTags ?? {},

@@ -4,6 +4,12 @@ import { rankByEvidence } from './rankByEvidence.ts';
 import { hostOf, sameSite } from './siteDomain.ts';
 import type { ExtractedContacts, ExtractOptions, FetchedPage } from './types.ts';
 
+/** The person the pages name most often (the first named, on a tie); none when no page names one. */
+function personOf(found: PageContacts[]): { person?: string } {
+  const [person] = rankByEvidence(found.flatMap((page) => page.persons), (name) => name.toLowerCase());
+  return person ? { person } : {};
+}
+
 /**
  * The contacts of one business from what each page of its website showed, best first: addresses
  * on the site's own domain lead, then whatever the pages repeat most.
@@ -15,6 +21,7 @@ export function rankContacts(found: PageContacts[], siteUrl: string): ExtractedC
     emails: rankByEvidence(found.flatMap((page) => page.emails), (email) => email, onOwnDomain),
     phones: rankByEvidence(found.flatMap((page) => page.phones), (phone) => phone),
     socials: rankByEvidence(found.flatMap((page) => page.socials), (social) => social.url),
+    ...personOf(found),
   };
 }
 

@@ -6,6 +6,7 @@ import { emailsInText } from './emailsInText.ts';
 import { isJunkEmail } from './emailJunk.ts';
 import { mailtoAddresses, protectedLinkAddress, telephoneOfLink } from './linkTargets.ts';
 import { validE164 } from './phoneNumber.ts';
+import { personName, personsInLines } from './personNames.ts';
 import { phonesInText } from './phonesInText.ts';
 import { socialProfile } from './socialProfiles.ts';
 import { scriptAddresses } from './scriptAddresses.ts';
@@ -18,6 +19,8 @@ export interface PageContacts {
   emails: string[];
   phones: string[];
   socials: SocialLink[];
+  /** Persons the page names as the business's owner, manager or signatory (personNames.ts). */
+  persons: string[];
 }
 
 /** Reads a page parsed by `loadHtml`; throws PageTooDeep for a page nested past the bound. */
@@ -44,5 +47,10 @@ export function readPageContacts(html: string | CheerioAPI, defaultCountry: Coun
     (href) => socialProfile(href) ?? [],
   );
 
-  return { emails, phones, socials };
+  const persons = [
+    ...structured.persons.flatMap((name) => personName(name) ?? []),
+    ...personsInLines(visible.lines),
+  ];
+
+  return { emails, phones, socials, persons };
 }

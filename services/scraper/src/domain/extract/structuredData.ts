@@ -5,6 +5,8 @@ export interface StructuredContacts {
   emails: string[];
   telephones: string[];
   sameAs: string[];
+  /** Names of the persons it declares: a `Person`, or an organisation's `founder`. */
+  persons: string[];
 }
 
 // Nested entities under these keys describe other parties (the web agency, a reviewer, a brand).
@@ -43,7 +45,10 @@ function collect(value: unknown, into: StructuredContacts, nesting = 0): void {
     return;
   }
   if (value === null || typeof value !== 'object') return;
-  for (const [key, field] of Object.entries(value)) {
+  const entity = value as Record<string, unknown>;
+  if (strings(entity['@type']).includes('Person')) into.persons.push(...strings(entity.name));
+  for (const [key, field] of Object.entries(entity)) {
+    if (key === 'founder') into.persons.push(...strings(field));
     if (key === 'email') into.emails.push(...strings(field));
     else if (key === 'telephone') into.telephones.push(...strings(field));
     else if (key === 'sameAs') into.sameAs.push(...strings(field));
@@ -52,7 +57,7 @@ function collect(value: unknown, into: StructuredContacts, nesting = 0): void {
 }
 
 export function readStructuredData($: CheerioAPI): StructuredContacts {
-  const found: StructuredContacts = { emails: [], telephones: [], sameAs: [] };
+  const found: StructuredContacts = { emails: [], telephones: [], sameAs: [], persons: [] };
   $('script[type="application/ld+json" i]').each((_, script) => {
     collect(parseJson($(script).text()), found);
   });

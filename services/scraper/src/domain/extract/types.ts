@@ -21,6 +21,8 @@ export interface ExtractedContacts {
   /** E.164, e.g. +441793770248 */
   phones: string[];
   socials: SocialLink[];
+  /** The person the pages name behind the business (owner, managing director, signatory), if any. */
+  person?: string;
 }
 
 export interface ExtractOptions {
