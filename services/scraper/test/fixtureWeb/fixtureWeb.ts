@@ -62,6 +62,10 @@ export interface FixtureWeb {
   /** Requests per "host path", e.g. "site-001.fixture.test /contact". */
   hits: Map<string, number>;
   proxied: { connects: number; requests: number; refused: number };
+  /** Requests being answered now, and the most at once (a test sets `most` to 0 before what it measures). */
+  atOnce: { now: number; most: number };
+  /** Changes `latencyMs` for the answers from now on. */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -107,7 +111,8 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
   const realByHost = new Map(realSites.map((site) => [site.host, site]));
   const hits = new Map<string, number>();
   const proxied = { connects: 0, requests: 0, refused: 0 };
-  const latency = options.latencyMs ?? 0;
+  const atOnce = { now: 0, most: 0 };
+  let latency = options.latencyMs ?? 0;
   let port = 0;
 
   const places: FixturePlace[] = sites.map((site) => ({
@@ -289,10 +294,12 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
   }
 
   const server = http.createServer((req, res) => {
+    atOnce.now++;
+    atOnce.most = Math.max(atOnce.most, atOnce.now);
     handle(req, res).catch((err) => {
       if (!res.headersSent) json(res, 500, { error: String(err) });
       else res.destroy();
-    });
+    }).finally(() => { atOnce.now--; });
   });
   // The forward proxy's tunnels: every fixture host lives on this very server.
   server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
@@ -321,6 +328,10 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
     places,
     hits,
     proxied,
+    atOnce,
+    setLatency(ms) {
+      latency = ms;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
