@@ -3,6 +3,10 @@ import { errorDetail } from '../api/client';
 import { adminKeys, fetchProxyStats } from './adminApi';
 import { dateTime, splitBalance } from './format';
 
+// No proxy configured is a choice (the scraper fetches directly), not a failure: it is shown neutral, not red.
+const PROXY_TONE: Record<string, string> = { Connected: 'admin-dot-ok', 'Not configured': 'admin-dot-off' };
+const TEST_TONE = { Success: 'admin-ok', Failed: 'admin-bad', 'Not configured': 'muted' } as const;
+
 /** Card 1 of the proxy tab: the proxy account as the scraper service sees it. */
 export function ProxyStatusCard() {
   // Each read asks the proxy provider's account API, so it is read when the tab opens and on Refresh, not on focus.
@@ -24,11 +28,11 @@ export function ProxyStatusCard() {
         <dl className="admin-facts">
           <div>
             <dt>Connection</dt>
-            <dd><span className={stats.status === 'Connected' ? 'admin-dot admin-dot-ok' : 'admin-dot admin-dot-bad'} aria-hidden="true" />{stats.status}</dd>
+            <dd><span className={`admin-dot ${PROXY_TONE[stats.status] ?? 'admin-dot-bad'}`} aria-hidden="true" />{stats.status}</dd>
           </div>
           <div>
             <dt>Connection test</dt>
-            <dd className={stats.connection_test === 'Success' ? 'admin-ok' : 'admin-bad'}>{stats.connection_test}</dd>
+            <dd className={TEST_TONE[stats.connection_test]} data-testid="proxy-connection-test">{stats.connection_test}</dd>
           </div>
           <div>
             <dt>Account balance</dt>

@@ -57,7 +57,7 @@ export function ScraperTestCard() {
             <div><dt>URL</dt><dd className="admin-break">{result.url}</dd></div>
             <div><dt>Scraped at</dt><dd>{dateTime(result.scraped_at)}</dd></div>
           </dl>
-          <pre>{JSON.stringify(result.data, null, 2)}</pre>
+          <pre tabIndex={0}>{JSON.stringify(result.data, null, 2)}</pre>
         </div>
       )}
     </section>

@@ -6,7 +6,7 @@ export function CommissionTable() {
   return (
     <section className="affiliate-section" aria-labelledby="commission-table-title">
       <h2 id="commission-table-title">Commission structure</h2>
-      <div className="table-scroll card">
+      <div className="table-scroll card" tabIndex={0} role="region" aria-label="Commission structure">
         <table className="commission-table">
           <thead>
             <tr>

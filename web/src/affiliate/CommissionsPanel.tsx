@@ -32,17 +32,17 @@ export function CommissionsPanel() {
         <div>
           <dt>Pending</dt>
           <dd data-testid="commissions-pending">{formatUsd(totals.pending)}</dd>
-          <p>In the 7-day refund window</p>
+          <dd className="commission-total-note">In the 7-day refund window</dd>
         </div>
         <div>
           <dt>Payable</dt>
           <dd data-testid="commissions-payable">{formatUsd(totals.payable)}</dd>
-          <p>Ready for the next payout</p>
+          <dd className="commission-total-note">Ready for the next payout</dd>
         </div>
         <div>
           <dt>Paid</dt>
           <dd data-testid="commissions-paid">{formatUsd(totals.paid)}</dd>
-          <p>Sent to your PayPal</p>
+          <dd className="commission-total-note">Sent to your PayPal</dd>
         </div>
       </dl>
       <p className="next-payout" data-testid="next-payout">
@@ -57,7 +57,7 @@ export function CommissionsPanel() {
         <p className="muted commissions-empty">No commissions yet. Share your link: you earn 10% of every pack your referrals buy.</p>
       ) : (
         <>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Your commissions">
             <table className="commissions-table">
               <thead>
                 <tr>

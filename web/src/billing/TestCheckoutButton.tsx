@@ -46,7 +46,7 @@ export function TestCheckoutButton({ item, processing, createOrder, onApprove, o
       {processing ? (
         <ProcessingButton />
       ) : (
-        <button type="button" className="btn btn-primary btn-block" onClick={start} aria-label={`Buy ${item.name} with the test checkout`}>
+        <button type="button" className="btn btn-primary btn-block" onClick={start} aria-label={`Pay with test checkout: ${item.name}`}>
           Pay with test checkout
         </button>
       )}

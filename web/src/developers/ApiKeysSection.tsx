@@ -124,11 +124,11 @@ function KeyRow({ apiKey }: { apiKey: ApiKeySummary }) {
 
   return (
     <tr data-testid="api-key-row">
-      <td>{apiKey.name}</td>
-      <td><code>{apiKey.prefix}…</code></td>
-      <td>{when(apiKey.created_at, '—')}</td>
-      <td>{when(apiKey.last_used_at, 'Never')}</td>
-      <td>{when(apiKey.expires_at, 'Never')}</td>
+      <td className="api-key-name">{apiKey.name}</td>
+      <td data-label="Key"><code>{apiKey.prefix}…</code></td>
+      <td data-label="Created">{when(apiKey.created_at, '—')}</td>
+      <td data-label="Last used">{when(apiKey.last_used_at, 'Never')}</td>
+      <td data-label="Expires">{when(apiKey.expires_at, 'Never')}</td>
       <td className="api-key-actions">
         {!confirming && <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(true)}>Revoke</button>}
         {confirming && (

@@ -25,7 +25,7 @@ export function DevelopersPage() {
             ? <>Put your full key (the one starting <code>{prefix}</code>, shown once when you created it) in <code>LEADFORGE_KEY</code>:</>
             : <>Create a key above, then put it in <code>LEADFORGE_KEY</code>:</>}
         </p>
-        <pre data-testid="curl-example"><code>{[
+        <pre data-testid="curl-example" tabIndex={0}><code>{[
           `export LEADFORGE_KEY=${prefix ? `${prefix}…` : 'lf_…'}`,
           `curl -s ${origin}/api/lead-searches \\`,
           '  -H "X-API-Key: $LEADFORGE_KEY" -H "content-type: application/json" \\',

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { apiClient, bearer } from '../support/api.ts';
+import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
+import { axeFindings, elementsPastTheEdge, sidewaysOverflow, type AxeFinding } from '../support/accessibility.ts';
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+// Long, unbroken addresses: the tables must wrap or scroll them inside themselves, not widen the page.
+const USER = { name: 'Petra Phone', email: 'petra.phone.with.a.rather.long.address@subdomain.example.com', password: 'secret123' };
+const ADMIN = { name: 'Ada Admin', email: 'ada.admin@example.com', password: 'secret123' };
+
+interface Screen {
+  /** What the report and the screenshot are called. */
+  name: string;
+  path: string;
+  /** Brings the page into the state to check once it has loaded (open a menu, a dialog). */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const PUBLIC_SCREENS: Screen[] = [
+  { name: 'home', path: '/' },
+  { name: 'login', path: '/login' },
+  { name: 'register', path: '/register' },
+  { name: 'forgot-password', path: '/forgot-password' },
+  { name: 'reset-password', path: '/reset-password?token=a-token-from-an-email' },
+  { name: 'promo', path: '/promo/cbc500' },
+  { name: 'contact', path: '/contact' },
+  { name: 'opt-out', path: '/opt-out' },
+];
+
+const SIGNED_IN_SCREENS: Screen[] = [
+  { name: 'dashboard', path: '/dashboard' },
+  { name: 'user-menu', path: '/dashboard', prepare: async (page) => { await page.getByTestId('user-menu-button').click(); await page.getByRole('navigation', { name: 'Account' }).waitFor(); } },
+  { name: 'credits', path: '/credits' },
+  {
+    name: 'checkout-dialog',
+    path: '/credits',
+    prepare: async (page) => {
+      await page.getByTestId('plan-growth').getByRole('button', { name: /test checkout/i }).click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
+  { name: 'affiliate', path: '/affiliate' },
+  { name: 'settings', path: '/settings' },
+  { name: 'developers', path: '/developers', prepare: async (page) => { await page.getByTestId('api-key-row').first().waitFor(); } },
+];
+
+const ADMIN_SCREENS: Screen[] = ['overview', 'users', 'decodo', 'activity', 'contacts', 'credits', 'opt-outs'].map((tab) => ({ name: `admin-${tab}`, path: `/admin?tab=${tab}` }));
+
+describe.skipIf(!chromiumAvailable)('every page at 1280x800 and 390x844: no sideways scrolling, no critical or serious axe finding (needs Debian chromium at /usr/bin/chromium)', () => {
+  let stack: LocalStackProcess;
+  let browser: Browser;
+  const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+  /** One line per screen and size, printed at the end: the figures the issue asks for. */
+  const report: string[] = [];
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([
+      startLocalStack({ env: { ADMIN_EMAILS: ADMIN.email, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' } }),
+      launchBrowser(),
+    ]);
+    const api = apiClient(stack.url);
+    tokens.admin = (await api('POST', '/api/auth/register', ADMIN)).body.access_token;
+    tokens.user = (await api('POST', '/api/auth/register', USER)).body.access_token;
+    // What makes the pages wide on a phone: an API key in the table, a purchase in the history.
+    expect((await api('POST', '/api/api-keys', { name: 'CRM sync for the sales team' }, bearer(tokens.user))).status).toBe(201);
+    const created = await api('POST', '/api/payments/create', { plan_id: 'starter' }, bearer(tokens.user));
+    await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
+    expect((await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, bearer(tokens.user))).status).toBe(200);
+  }, 240_000);
+
+  afterAll(async () => {
+    console.log(`axe-core critical/serious findings and sideways overflow per screen:\n${report.join('\n')}`);
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** Opens `screen` at `viewport` as `who`, waits for it to settle, and returns what is wrong with it. */
+  async function check(who: 'anonymous' | 'user' | 'admin', screen: Screen, viewport: (typeof VIEWPORTS)[number]) {
+    const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+      if (who !== 'anonymous') {
+        await page.goto(`${stack.url}/opt-out`);
+        await page.evaluate((t) => localStorage.setItem('token', t), tokens[who]);
+      }
+      await page.goto(`${stack.url}${screen.path}`);
+      await page.locator('h1').first().waitFor();
+      // Data still loading is not what a person reads the page for.
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && !/Loading/.test(document.querySelector('main')?.textContent ?? ''));
+      await screen.prepare?.(page);
+      const findings = await axeFindings(page);
+      const overflow = await sidewaysOverflow(page);
+      const label = `${who} ${screen.name} ${viewport.name}`;
+      report.push(`${label.padEnd(40)} critical ${findings.filter((f) => f.impact === 'critical').length}, serious ${findings.filter((f) => f.impact === 'serious').length}, overflow ${overflow}px${findings.length ? `  (${[...new Set(findings.map((f) => f.id))].join(', ')})` : ''}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const shotName = `a11y-${who}-${screen.name}-${viewport.name}`;
+      // An open menu or dialog is shown as the window shows it (a full-page shot would misplace fixed overlays).
+      await (screen.prepare ? page.screenshot({ path: path.join(SHOTS_DIR, `${shotName}.png`) }) : screenshot(page, shotName));
+      return { findings, overflow, pastTheEdge: overflow ? await elementsPastTheEdge(page) : [] };
+    } finally {
+      await context.close();
+    }
+  }
+
+  const describeFindings = (findings: AxeFinding[]) => findings.map((f) => `${f.impact} ${f.id}: ${f.help} at ${f.targets.slice(0, 3).join(' | ')}`);
+
+  for (const [who, screens] of [['anonymous', PUBLIC_SCREENS], ['user', SIGNED_IN_SCREENS], ['admin', [...SIGNED_IN_SCREENS.filter((s) => s.name !== 'checkout-dialog'), ...ADMIN_SCREENS]]] as const) {
+    for (const viewport of VIEWPORTS) {
+      it(`${who} at ${viewport.name} size (${viewport.width}x${viewport.height})`, async () => {
+        const problems: string[] = [];
+        for (const screen of screens) {
+          const checked = await check(who, screen, viewport).catch((error: Error) => error);
+          if (checked instanceof Error) {
+            problems.push(`${screen.name}: did not load: ${checked.message.split('\n')[0]}`);
+            continue;
+          }
+          const { findings, overflow, pastTheEdge } = checked;
+          problems.push(...describeFindings(findings).map((line) => `${screen.name}: ${line}`));
+          if (overflow) problems.push(`${screen.name}: scrolls sideways by ${overflow}px (${pastTheEdge.join(', ')})`);
+        }
+        expect(problems).toEqual([]);
+      }, 600_000);
+    }
+  }
+});
