@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@leadforge/stack';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { startDistributedStack, type DistributedStackProcess, type TopologyEntry } from '../support/distributedStack.ts';
+import { SHORT_KAFKA_SESSIONS, startDistributedStack, type DistributedStackProcess, type TopologyEntry } from '../support/distributedStack.ts';
 import { isolatedEnv, processAlive } from '../support/productProcess.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
@@ -62,7 +62,7 @@ describe.skipIf(Boolean(missing))(`start:distributed supervises what it started$
   const granted = async (auth: Record<string, string>) => until(async () => (await api('GET', '/api/auth/me', undefined, auth)).body.credits, (c) => c === 10);
 
   beforeAll(async () => {
-    stack = await startDistributedStack({ env: { SCRAPER_REPLICAS: '2', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' } });
+    stack = await startDistributedStack({ env: { SCRAPER_REPLICAS: '2', AUTH_REGISTER_PER_IP_PER_HOUR: '1000', ...SHORT_KAFKA_SESSIONS } });
     api = apiClient(stack.url);
   }, 600_000);
 
@@ -99,7 +99,7 @@ describe.skipIf(Boolean(missing))(`start:distributed supervises what it started$
   it('killed PostgreSQL and Redis servers are restarted; every service is ready again', async () => {
     await crash('postgres');
     await crash('redis');
-    const services = stack.topology().components.filter((c) => !['postgres', 'redis', 'kafka', 'web', 'envoy'].includes(c.name));
+    const services = stack.topology().components.filter((c) => !['postgres', 'redis', 'kafka', 'prometheus', 'web', 'envoy'].includes(c.name));
     for (const c of services) expect({ name: c.name, readyz: await until(() => ready(c), (s) => s === 200) }).toEqual({ name: c.name, readyz: 200 });
     await granted(await signUp());
     expect((await health()).status).toBe(200);

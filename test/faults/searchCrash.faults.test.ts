@@ -15,7 +15,7 @@ import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { apiClient } from '../support/api.ts';
-import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { fixtureWebEnv, SHORT_KAFKA_SESSIONS, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { processAlive } from '../support/productProcess.ts';
 import { creditsOf, startSearchesInFlight } from '../support/searchesInFlight.ts';
 
@@ -48,6 +48,7 @@ describe.skipIf(Boolean(missing))(`start:distributed with its leads and scraper 
     stack = await startDistributedStack({
       env: {
         ...fixtureWebEnv(web.urls),
+        ...SHORT_KAFKA_SESSIONS,
         AUTH_REGISTER_PER_IP_PER_HOUR: '1000',
         SCRAPER_PER_HOST_DELAY_MS: '0',
         // Slow enough that every search is still running when the processes are killed.
