@@ -3,7 +3,8 @@
 # reaches Debian's archive and the npm registry but no container registry, so the real Dockerfiles
 # can be built and run there:  make images CONTAINER=podman NODE_IMAGE=<the tag printed at the end>
 #
-# What goes in: a Debian bookworm minbase root filesystem (debootstrap) with ca-certificates, this
+# What goes in: a Debian bookworm minbase root filesystem (debootstrap; no documentation, manual pages
+# or translations, as in Debian's slim images) with ca-certificates, this
 # machine's Node 20 and npm under /usr/local (where the official image has them), the user `node`
 # (uid 1000), and this machine's CA bundle as NODE_EXTRA_CA_CERTS, so npm inside a build trusts what
 # npm outside it trusts (an egress proxy's CA, say). Needs root, debootstrap and docker or podman.
@@ -30,6 +31,12 @@ rootfs="$work/rootfs"
 echo "== Debian bookworm (minbase) from $MIRROR"
 debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 \
   || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
+# As Debian's slim images: no documentation, manual pages or translations, now or from later installs.
+printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' 'path-exclude /usr/share/man/*' \
+  'path-exclude /usr/share/groff/*' 'path-exclude /usr/share/info/*' 'path-exclude /usr/share/lintian/*' \
+  'path-exclude /usr/share/locale/*' >"$rootfs/etc/dpkg/dpkg.cfg.d/slim"
+find "$rootfs/usr/share/doc" -mindepth 2 -not -name copyright -not -type d -delete
+rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/lintian/* "$rootfs"/usr/share/locale/*
 cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
 chroot "$rootfs" /bin/sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ca-certificates >/dev/null && apt-get clean && rm -rf /var/lib/apt/lists/*'
 : >"$rootfs/etc/resolv.conf"

@@ -1,0 +1,63 @@
+// `npm run images`: every service image and the web image from the real Dockerfiles
+// (deploy/docker/service.Dockerfile, web/Dockerfile), tagged ${IMAGE_PREFIX}<name>:${IMAGE_TAG} as the
+// Makefile tags them, then each image's size and build time. The engine is IMAGE_ENGINE, else podman
+// when installed, else docker; podman runs with deploy/docker/containers.conf unless CONTAINERS_CONF
+// names another. Without NODE_IMAGE (and NGINX_IMAGE) the pinned registry bases are replaced by the
+// offline stand-ins, built first when missing: deploy/docker/offlineNodeImage.sh (root, debootstrap)
+// and deploy/docker/offlineNginx.Dockerfile. The gateway image (Envoy's base) is `make images`' alone.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env };
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const engine = env.IMAGE_ENGINE || (has('podman') ? 'podman' : 'docker');
+if (engine === 'podman') env.CONTAINERS_CONF ||= path.join(root, 'deploy/docker/containers.conf');
+const prefix = env.IMAGE_PREFIX ?? 'leadforge/';
+const tag = env.IMAGE_TAG ?? 'dev';
+const nodeVersion = process.versions.node;
+
+function run(command, args, what) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\n  ${what} failed (${command} ${args.join(' ')})`);
+    process.exit(1);
+  }
+}
+const exists = (image) => spawnSync(engine, ['image', 'inspect', image], { env, stdio: 'ignore' }).status === 0;
+const sizeOf = (image) => Number(spawnSync(engine, ['image', 'inspect', '--format', '{{.Size}}', image], { env, encoding: 'utf8' }).stdout.trim());
+const formatFlag = engine === 'podman' ? ['--format', 'docker'] : [];
+
+const built = [];
+function build(image, dockerfile, buildArgs) {
+  const started = Date.now();
+  console.log(`\n== ${image}`);
+  run(engine, ['build', ...formatFlag, '-f', dockerfile, ...Object.entries(buildArgs).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]), '-t', image, '.'], `building ${image}`);
+  built.push({ image, seconds: (Date.now() - started) / 1000 });
+}
+
+const started = Date.now();
+let nodeImage = env.NODE_IMAGE;
+if (!nodeImage) {
+  nodeImage = env.OFFLINE_NODE_IMAGE || `localhost/offline/node:${nodeVersion}-bookworm-slim`;
+  if (!exists(nodeImage)) {
+    const t = Date.now();
+    run('deploy/docker/offlineNodeImage.sh', [], 'building the offline Node base');
+    built.push({ image: nodeImage, seconds: (Date.now() - t) / 1000 });
+  }
+}
+let nginxImage = env.NGINX_IMAGE;
+if (!nginxImage) {
+  nginxImage = 'localhost/offline/nginx-unprivileged:bookworm';
+  if (!exists(nginxImage)) build(nginxImage, 'deploy/docker/offlineNginx.Dockerfile', { NODE_IMAGE: nodeImage });
+}
+
+const services = fs.readdirSync(path.join(root, 'services')).filter((name) => fs.existsSync(path.join(root, 'services', name, 'src/index.ts'))).sort();
+for (const service of services) build(`${prefix}${service}:${tag}`, 'deploy/docker/service.Dockerfile', { NODE_IMAGE: nodeImage, SERVICE: service });
+build(`${prefix}web:${tag}`, 'web/Dockerfile', { NODE_IMAGE: nodeImage, NGINX_IMAGE: nginxImage });
+
+console.log(`\n  ${'image'.padEnd(48)} ${'size'.padStart(8)} ${'build'.padStart(8)}`);
+for (const { image, seconds } of built) console.log(`  ${image.padEnd(48)} ${`${(sizeOf(image) / 1e6).toFixed(0)} MB`.padStart(8)} ${`${seconds.toFixed(0)} s`.padStart(8)}`);
+console.log(`\n  ${built.length} images in ${((Date.now() - started) / 60000).toFixed(1)} min (${engine})\n`);
