@@ -18,7 +18,7 @@ import { OutboundClient } from '../services/scraper/src/outbound/outboundClient.
 import { loadParseConfig } from '../services/scraper/src/parsing/parseConfig.ts';
 import { acquireParsePool } from '../services/scraper/src/parsing/parsePool.ts';
 import { createPageReader } from '../services/scraper/src/parsing/pageReader.ts';
-import { placesSourceFor } from '../services/scraper/src/places/placesSourceFor.ts';
+import { placesSearchFor } from '../services/scraper/src/places/placesSearchFor.ts';
 import { memoryProxyQuota } from '../services/scraper/src/quota/proxyQuota.ts';
 import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startFixtureWebChild } from './support/fixtureWebChild.ts';
@@ -57,14 +57,14 @@ function startInstance(db: Db, port: number, name: string) {
     quota: memoryProxyQuota(),
     usage: { record: () => undefined },
   });
-  const placesSource = placesSourceFor(config, client.fetchJson);
+  const placesSearch = placesSearchFor(config, client.fetchJson);
   // Pages are parsed in the process's worker pool, as a serving instance does.
   const parse = loadParseConfig(envFor(port));
   const parsing = acquireParsePool(parse.workers);
   const reader = createPageReader({ pool: parsing.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => undefined, log });
   const enrich = createSiteEnricher({ client, reader, contactPages: config.contactPagesPerSite });
   const worker = new JobWorker(db, { owner: name }, config.jobs, (job, signal) =>
-    new SearchRun(job, { db, owner: name, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
+    new SearchRun(job, { db, owner: name, placesSearch, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
   return { async stop() { await worker.stop(); await client.close(); await parsing.release(); } };
 }

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Role, UserStatus } from './api/common.ts';
-import { Lead } from './api/leads.ts';
+import { Lead, SearchCoverage } from './api/leads.ts';
 
 /** The envelope every event travels in (docs/architecture.md, "Events"). */
 export const EventEnvelope = Type.Object({
@@ -150,6 +150,7 @@ export const ScrapeProgress = Type.Object({
   places_found: Type.Integer(),
   websites_checked: Type.Integer(),
   leads_found: Type.Integer(),
+  coverage: Type.Optional(SearchCoverage),
 });
 export const ScrapeLeadsFound = Type.Object({ search_id: Type.String(), leads: Type.Array(EngineLead) });
 export const FinishReason = Type.Union([
@@ -159,6 +160,7 @@ export const ScrapeFinished = Type.Object({
   search_id: Type.String(),
   reason: FinishReason,
   stats: EngineStats,
+  coverage: Type.Optional(SearchCoverage),
   error: Type.Optional(Type.String()),
 });
 

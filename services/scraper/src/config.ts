@@ -5,7 +5,10 @@ export type PlacesSourceName = 'osm' | 'google' | 'decodo';
 
 /** Everything the scraper reads from the environment, checked once at start. */
 export interface ScraperConfig {
-  placesSource: PlacesSourceName;
+  /** Every source a search asks (PLACES_SOURCES, or the one PLACES_SOURCE names), in this order. */
+  placesSources: PlacesSourceName[];
+  /** Provider requests (geocoding, Overpass, Google, Decodo) one search may send. */
+  providerRequestsPerSearch: number;
   nominatimUrl: string;
   overpassUrl: string;
   googlePlacesApiBase: string;
@@ -57,12 +60,22 @@ function readUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
   return readVar(env, name, { default: fallback, pattern: URL_PATTERN, hint: 'an http(s) URL' })!.replace(/\/$/, '');
 }
 
+/** PLACES_SOURCES ("osm,google"), else PLACES_SOURCE (one name), else osm. */
+function readPlacesSources(env: NodeJS.ProcessEnv): PlacesSourceName[] {
+  const listed = readVar(env, 'PLACES_SOURCES');
+  const name = listed ? 'PLACES_SOURCES' : 'PLACES_SOURCE';
+  const names = (listed ?? readVar(env, 'PLACES_SOURCE', { default: 'osm' })!).split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.find((source) => !PLACES_SOURCES.includes(source as PlacesSourceName));
+  if (unknown !== undefined || names.length === 0) throw new ConfigError(name, `must name ${listed ? 'one or more' : 'one'} of ${PLACES_SOURCES.join(', ')}, got "${unknown ?? ''}"`);
+  if (!listed && names.length > 1) throw new ConfigError(name, 'names one source; list several in PLACES_SOURCES');
+  return [...new Set(names)] as PlacesSourceName[];
+}
+
 /** `publicUrl` (the product's address) goes into the crawler's User-Agent, so site owners can reach us. */
 export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://localhost:8080'): ScraperConfig {
-  const placesSource = readVar(env, 'PLACES_SOURCE', { default: 'osm' })!.toLowerCase() as PlacesSourceName;
-  if (!PLACES_SOURCES.includes(placesSource)) throw new ConfigError('PLACES_SOURCE', `must be one of ${PLACES_SOURCES.join(', ')}, got "${placesSource}"`);
   const config: ScraperConfig = {
-    placesSource,
+    placesSources: readPlacesSources(env),
+    providerRequestsPerSearch: readInt(env, 'SCRAPER_PROVIDER_REQUESTS_PER_SEARCH', 60, 1, 10_000),
     nominatimUrl: readUrl(env, 'NOMINATIM_URL', 'https://nominatim.openstreetmap.org'),
     overpassUrl: readUrl(env, 'OVERPASS_URL', 'https://overpass-api.de'),
     googlePlacesApiBase: readUrl(env, 'GOOGLE_PLACES_API_BASE', 'https://places.googleapis.com'),
@@ -112,7 +125,7 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://lo
 
 /** Production never falls back silently: the chosen source must have its credentials. */
 function requireProductionCredentials(config: ScraperConfig, standIns: boolean): void {
-  if (config.placesSource === 'google' && !config.googlePlacesApiKey) throw new ConfigError('GOOGLE_PLACES_API_KEY', 'is required when PLACES_SOURCE=google');
-  if (config.placesSource === 'decodo' && !config.decodoScraperToken) throw new ConfigError('DECODO_SCRAPER_TOKEN', 'is required when PLACES_SOURCE=decodo');
+  if (config.placesSources.includes('google') && !config.googlePlacesApiKey) throw new ConfigError('GOOGLE_PLACES_API_KEY', 'is required when the places sources include google');
+  if (config.placesSources.includes('decodo') && !config.decodoScraperToken) throw new ConfigError('DECODO_SCRAPER_TOKEN', 'is required when the places sources include decodo');
   if (config.allowPrivateNetworks && !standIns) throw new ConfigError('SCRAPER_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
 }

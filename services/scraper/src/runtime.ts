@@ -14,7 +14,7 @@ import { OutboundClient } from './outbound/outboundClient.ts';
 import { loadParseConfig } from './parsing/parseConfig.ts';
 import { acquireParsePool } from './parsing/parsePool.ts';
 import { createPageReader, type PageReader } from './parsing/pageReader.ts';
-import { placesSourceFor } from './places/placesSourceFor.ts';
+import { placesSearchFor } from './places/placesSearchFor.ts';
 import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
 import { proxyQuotaRemaining, reportAtScrape } from './usage/scraperMetrics.ts';
@@ -70,9 +70,10 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     quota,
     usage,
   });
-  const placesSource = placesSourceFor(config, client.fetchJson);
-  if ((config.placesSource === 'google' && !config.googlePlacesApiKey) || (config.placesSource === 'decodo' && !config.decodoScraperToken)) {
-    ctx.log.warn({ placesSource: config.placesSource }, 'the chosen places source has no credentials: searches will finish as "source_failed"');
+  const placesSearch = placesSearchFor(config, client.fetchJson);
+  const uncredentialed = config.placesSources.filter((name) => (name === 'google' && !config.googlePlacesApiKey) || (name === 'decodo' && !config.decodoScraperToken));
+  if (uncredentialed.length) {
+    ctx.log.warn({ placesSources: uncredentialed }, 'places sources without credentials: each reports its error in the coverage (a search with no other source finishes as "source_failed")');
   }
   const parse = loadParseConfig(ctx.env);
   const parsePool = acquireParsePool(parse.workers);
@@ -106,7 +107,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   const replica = ctx.replica;
   const owner = `${replica}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (job, signal) => new SearchRun(job, {
-    db: ctx.db, owner, placesSource, enrich, mailLookup, jobs: config.jobs, log: ctx.log,
+    db: ctx.db, owner, placesSearch, enrich, mailLookup, jobs: config.jobs, log: ctx.log,
   }).run(signal), ctx.log);
   const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 

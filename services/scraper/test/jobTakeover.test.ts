@@ -7,7 +7,7 @@ import { loadScraperConfig } from '../src/config.ts';
 import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
 import { claimJob, readJob, renewLease } from '../src/jobs/jobStore.ts';
 import { SearchRun } from '../src/jobs/searchRun.ts';
-import { placesSourceFor } from '../src/places/placesSourceFor.ts';
+import { placesSearchFor } from '../src/places/placesSearchFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './support/scraperUnderTest.ts';
 import { MIGRATIONS_DIR, outboxEvents, requestSearch, startReplica, waitFor, type Replica } from './support/replicas.ts';
@@ -98,7 +98,7 @@ for (const kind of kinds) {
       });
       const parsing = testPageReader();
       const run = new SearchRun(job, {
-        db, owner: 'stalled-worker', placesSource: placesSourceFor(config, client.fetchJson),
+        db, owner: 'stalled-worker', placesSearch: placesSearchFor(config, client.fetchJson),
         enrich: createSiteEnricher({ client, reader: parsing.reader, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
       });
       const outcome = run.run(new AbortController().signal);

@@ -140,7 +140,7 @@ describe('the places source chosen by PLACES_SOURCE', () => {
 
   it('finishes as source_failed, naming what is missing, when the source has no credentials', async () => {
     const { finished, leads } = await searchWith({ PLACES_SOURCE: 'google', GOOGLE_PLACES_API_KEY: '' });
-    expect(finished).toMatchObject({ reason: 'source_failed', error: 'PLACES_SOURCE=google needs GOOGLE_PLACES_API_KEY', stats: { total_found: 0 } });
+    expect(finished).toMatchObject({ reason: 'source_failed', error: 'the google source needs GOOGLE_PLACES_API_KEY', stats: { total_found: 0 } });
     expect(leads).toEqual([]);
   });
 

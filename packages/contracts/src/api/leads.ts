@@ -49,6 +49,29 @@ export const Lead = Type.Object({
 });
 export type Lead = Static<typeof Lead>;
 
+/**
+ * What a search covered: the area (Nominatim's boundary polygon, or its bounding box), each places
+ * source's provider requests, places and error, the cells a capped provider was asked in and those
+ * that saturated (answered its cap and were split), places dropped outside the boundary, listings
+ * merged as one business, and whether the whole area was searched and nothing more exists there.
+ */
+export const SearchCoverage = Type.Object({
+  area: Type.Object({ name: Type.String(), boundary: Type.Union([Type.Literal('polygon'), Type.Literal('bbox')]) }),
+  sources: Type.Record(Type.String(), Type.Object({
+    requests: Type.Integer(),
+    places: Type.Integer(),
+    error: Type.Optional(Type.String()),
+  })),
+  cells_searched: Type.Integer(),
+  cells_saturated: Type.Integer(),
+  provider_requests: Type.Integer(),
+  places_found: Type.Integer(),
+  places_outside_area: Type.Integer(),
+  duplicates_merged: Type.Integer(),
+  exhausted: Type.Boolean(),
+});
+export type SearchCoverage = Static<typeof SearchCoverage>;
+
 export const LeadStats = Type.Object({
   total_found: Type.Integer(),
   with_email: Type.Integer(),
@@ -58,6 +81,8 @@ export const LeadStats = Type.Object({
   remaining_credits: Type.Number(),
   /** Businesses the user already had that this search left out (not charged). */
   skipped_owned: Type.Integer(),
+  /** What the search covered, once the engine has said (absent for searches from before coverage). */
+  coverage: Type.Optional(SearchCoverage),
 });
 export type LeadStats = Static<typeof LeadStats>;
 
@@ -126,6 +151,8 @@ export const SearchProgress = Type.Object({
   leads_found: Type.Integer(),
   /** Businesses the user already had that the search left out so far. */
   skipped_owned: Type.Optional(Type.Integer()),
+  /** What the search has covered so far. */
+  coverage: Type.Optional(SearchCoverage),
 });
 export type SearchProgress = Static<typeof SearchProgress>;
 
@@ -134,6 +161,8 @@ export const LeadSearchDetail = Type.Object({
   ...LeadSearchSummary.properties,
   stats: LeadStats,
   progress: SearchProgress,
+  /** What the search covered; null until the engine has said (or for searches from before coverage). */
+  coverage: Type.Union([SearchCoverage, Type.Null()]),
   leads: Type.Array(Lead),
 });
 export type LeadSearchDetail = Static<typeof LeadSearchDetail>;

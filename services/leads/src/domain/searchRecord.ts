@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
-import type { LeadSearchSummary, LeadStats, SearchProgress, SearchStatus } from '@leadforge/contracts';
+import type { LeadSearchSummary, LeadStats, SearchCoverage, SearchProgress, SearchStatus } from '@leadforge/contracts';
 
 export type Trx = Knex.Transaction;
 export type DbOrTrx = Db | Trx;
@@ -33,6 +33,8 @@ export interface SearchRow {
   /** Owned businesses left out. */
   skipped_owned: number;
   include_owned: boolean;
+  /** What the search covered, as the engine last said (null until it has). */
+  coverage: SearchCoverage | null;
   /** What the engine was asked for (null before 003: the quantity). */
   engine_quantity: number | null;
   /** The monitor this search is a run of (007), or null. */
@@ -104,6 +106,7 @@ export function statsOf(row: SearchRow): LeadStats {
     credits_used: creditsUsed,
     remaining_credits: remaining,
     skipped_owned: row.skipped_owned,
+    ...(row.coverage ? { coverage: row.coverage } : {}),
   };
 }
 
@@ -111,7 +114,10 @@ export function statsOf(row: SearchRow): LeadStats {
 export const chargeOf = (row: SearchRow): number => (row.status === 'failed' ? 0 : row.leads_count - row.owned_count);
 
 export function progressOf(row: SearchRow): SearchProgress {
-  return { places_found: row.places_found, websites_checked: row.websites_checked, leads_found: row.leads_count, skipped_owned: row.skipped_owned };
+  return {
+    places_found: row.places_found, websites_checked: row.websites_checked, leads_found: row.leads_count, skipped_owned: row.skipped_owned,
+    ...(row.coverage ? { coverage: row.coverage } : {}),
+  };
 }
 
 export const isFinished = (row: SearchRow) => row.status !== 'reserving' && row.status !== 'running';

@@ -4,7 +4,7 @@ import { TOPICS } from '@leadforge/contracts';
 import { takeLeads } from '../domain/leadIntake.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from '../domain/searchFeed.ts';
 import { endSearch, INTAKE_FAILED_ERROR, outcomeOfEngineFinish } from '../domain/searchOutcome.ts';
-import { lockSearch, type Trx } from '../domain/searchRecord.ts';
+import { lockSearch, progressOf, type Trx } from '../domain/searchRecord.ts';
 import type { SearchSettlement } from '../domain/searchSettlement.ts';
 
 export interface ScrapeResultDeps {
@@ -54,9 +54,10 @@ export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscripti
         if (search?.status !== 'running') return;
         const places = Math.max(search.places_found, data.places_found);
         const checked = Math.max(search.websites_checked, data.websites_checked);
-        if (places === search.places_found && checked === search.websites_checked) return;
-        await trx('lead_searches').where({ id: search.id }).update({ places_found: places, websites_checked: checked });
-        await appendFeedEvent(trx, search.id, 'progress', { places_found: places, websites_checked: checked, leads_found: search.leads_count, skipped_owned: search.skipped_owned });
+        const coverage = data.coverage ?? search.coverage;
+        if (places === search.places_found && checked === search.websites_checked && JSON.stringify(coverage) === JSON.stringify(search.coverage)) return;
+        await trx('lead_searches').where({ id: search.id }).update({ places_found: places, websites_checked: checked, coverage: coverage && JSON.stringify(coverage) });
+        await appendFeedEvent(trx, search.id, 'progress', progressOf({ ...search, places_found: places, websites_checked: checked, coverage }));
         announce(trx, search.id);
       },
 
@@ -81,6 +82,7 @@ export function consumeScrapeResults(deps: ScrapeResultDeps): Promise<Subscripti
         const search = await lockSearch(trx, data.search_id);
         if (search?.status !== 'running') return;
         if (data.error) log.warn({ searchId: search.id, reason: data.reason, error: data.error }, 'the engine ended a search with an error');
+        if (data.coverage) await trx('lead_searches').where({ id: search.id }).update({ coverage: JSON.stringify(data.coverage) });
         await endSearch(trx, search, outcomeOfEngineFinish(search, data.reason));
         announce(trx, search.id);
         afterCommit(trx, () => settlement.settleInBackground(search.id));

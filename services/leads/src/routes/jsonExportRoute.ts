@@ -9,7 +9,7 @@ import { findOwnSearch, statsOf, toSummary, type SearchRow } from '../domain/sea
 
 /** `{"search":{...},"leads":[...]}` written a lead at a time, so memory stays flat at any size. */
 async function* jsonChunks(db: Db, search: SearchRow): AsyncGenerator<string> {
-  yield `{"search":${JSON.stringify({ ...toSummary(search), stats: statsOf(search) })},"leads":[`;
+  yield `{"search":${JSON.stringify({ ...toSummary(search), stats: statsOf(search), coverage: search.coverage ?? null })},"leads":[`;
   let first = true;
   for await (const row of eachLeadRow(db, search.id)) {
     yield `${first ? '' : ','}${JSON.stringify(toLead(row))}`;

@@ -43,7 +43,7 @@ export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   }, async (request) => {
     const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
     if (!search) throw notFound(NOT_FOUND);
-    return { ...toSummary(search), stats: statsOf(search), progress: progressOf(search), leads: await allLeads(db, search.id) };
+    return { ...toSummary(search), stats: statsOf(search), progress: progressOf(search), coverage: search.coverage ?? null, leads: await allLeads(db, search.id) };
   });
 
   // Cancelling keeps what was delivered (and charges only that); the engine is told to stop.

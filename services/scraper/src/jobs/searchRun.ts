@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { EventData } from '@leadforge/contracts';
 import { emitEvent, type Db } from '@leadforge/kit';
 import type { ScraperConfig } from '../config.ts';
-import type { Place, PlacesSource } from '../domain/places/index.ts';
+import type { Place } from '../domain/places/index.ts';
+import type { Coverage } from '../domain/places/coveredSearch.ts';
+import type { PlacesSearch } from '../places/placesSearchFor.ts';
 import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from '../enrichment/leadOfPlace.ts';
 import type { SiteEnricher } from '../enrichment/siteEnrichment.ts';
 import { withEmailVerdict } from '../enrichment/emailVerdictOfLead.ts';
@@ -19,7 +21,7 @@ export type StopReason = FinishReason | 'lease_lost' | 'shutdown';
 export interface SearchRunDeps {
   db: Db;
   owner: string;
-  placesSource: PlacesSource;
+  placesSearch: PlacesSearch;
   enrich: SiteEnricher;
   /** Whether email domains take mail, for the verdicts; absent when EMAIL_MX_CHECK=false (verdict `unknown`). */
   mailLookup?: MailDomainLookup;
@@ -55,6 +57,13 @@ export const placesWanted = (quantity: number): number => Math.min(quantity * 3 
 export class SearchRun {
   private readonly controller = new AbortController();
   private readonly pending: PlaceResult[] = [];
+  /**
+   * Results wait here until every place before them has one: they are committed in the order the
+   * places came, so the same places give the same leads however fast each site answers.
+   */
+  private readonly resultsAhead = new Map<number, PlaceResult>();
+  private launched = 0;
+  private inOrder = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private processed = new Set<string>();
   private placesSeen = 0;
@@ -62,6 +71,7 @@ export class SearchRun {
   private sent: number;
   private stopReason?: StopReason;
   private sourceError?: string;
+  private coverage: () => Coverage | undefined = () => undefined;
   private flushing: Promise<void> = Promise.resolve();
   private changed?: () => void;
 
@@ -93,7 +103,12 @@ export class SearchRun {
       clearInterval(ticker);
       external.removeEventListener('abort', onExternal);
     }
-    if (this.stopReason !== 'lease_lost') await this.flush();
+    if (this.stopReason !== 'lease_lost') {
+      // A run that stopped leaves places unanswered: what the others gave still counts.
+      this.pending.push(...[...this.resultsAhead.entries()].sort(([a], [b]) => a - b).map(([, result]) => result));
+      this.resultsAhead.clear();
+      await this.flush();
+    }
     const reason: StopReason = this.stopReason ?? (this.sourceError ? 'source_failed' : 'done');
     if (reason === 'lease_lost' || reason === 'shutdown') return reason;
     return this.finish(reason, reason === 'source_failed' ? this.sourceError : undefined);
@@ -116,11 +131,9 @@ export class SearchRun {
     const { job } = this;
     const signal = this.controller.signal;
     try {
-      const places = this.deps.placesSource.search(
-        { industry: job.industry, location: job.location, limit: placesWanted(job.quantity) },
-        { signal },
-      );
-      for await (const place of places) {
+      const search = this.deps.placesSearch({ industry: job.industry, location: job.location, limit: placesWanted(job.quantity) }, signal);
+      this.coverage = search.coverage;
+      for await (const place of search.places) {
         if (this.stopReason) break;
         this.placesSeen++;
         const key = placeKeyOf(place);
@@ -148,32 +161,40 @@ export class SearchRun {
   }
 
   private launch(place: Place): void {
-    const task = this.process(place).finally(() => {
+    const task = this.process(place, this.launched++).finally(() => {
       this.inFlight.delete(task);
       this.notify();
     });
     this.inFlight.add(task);
   }
 
-  private async process(place: Place): Promise<void> {
+  private settle(order: number, result: PlaceResult): void {
+    this.resultsAhead.set(order, result);
+    for (let next = this.resultsAhead.get(this.inOrder); next; next = this.resultsAhead.get(this.inOrder)) {
+      this.pending.push(next);
+      this.resultsAhead.delete(this.inOrder++);
+    }
+  }
+
+  private async process(place: Place, order: number): Promise<void> {
     const signal = this.controller.signal;
     const placeKey = placeKeyOf(place);
     try {
       const site = place.website ? await this.deps.enrich(place.website, countryCodeOf(place), signal) : undefined;
       if (this.stopReason) return;
       const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.mailLookup);
-      this.pending.push({ placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(place.website) });
+      this.settle(order, { placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(place.website) });
       if (lead) this.pendingLeads++;
       // What the pages read before the quota ran out gave still counts; the search ends here.
       if (site?.quotaExhausted) return this.stop('quota_exhausted');
       // The first lead goes out at once (time to first lead is what the user feels); later ones in batches.
-      const firstLead = Boolean(lead) && this.sent === 0 && this.pendingLeads === 1;
+      const firstLead = this.sent === 0 && this.pending.some((result) => result.lead);
       if (firstLead || this.pendingLeads >= this.deps.jobs.leadBatchSize || this.sent + this.pendingLeads >= this.job.quantity) void this.flush();
     } catch (error) {
       if (this.stopReason || isOutboundError(error, 'aborted')) return;
       if (isOutboundError(error, 'quota_exhausted')) return this.stop('quota_exhausted');
       this.deps.log.warn({ err: error, searchId: this.job.search_id, placeKey }, 'could not process a place');
-      this.pending.push({ placeKey, outcome: 'failed', checkedWebsite: Boolean(place.website) });
+      this.settle(order, { placeKey, outcome: 'failed', checkedWebsite: Boolean(place.website) });
     }
   }
 
@@ -239,8 +260,10 @@ export class SearchRun {
           updated_at: trx.fn.now(),
         }).returning('*');
         if (sentNow.length) await emitEvent(trx, 'scrape.leads_found', searchId, { search_id: searchId, leads: sentNow });
+        const coverage = this.coverage();
         await emitEvent(trx, 'scrape.progress', searchId, {
           search_id: searchId, places_found: updated.places_found, websites_checked: updated.websites_checked, leads_found: updated.leads_sent,
+          ...(coverage ? { coverage } : {}),
         });
         return updated as JobRow;
       });
@@ -271,9 +294,11 @@ export class SearchRun {
         state: 'finished', finish_reason: reason, error: error ?? null, finished_at: trx.fn.now(), updated_at: trx.fn.now(),
         lease_owner: null, lease_replica: null, lease_expires_at: null,
       });
+      const coverage = this.coverage();
       await emitEvent(trx, 'scrape.finished', searchId, {
         search_id: searchId,
         reason,
+        ...(coverage ? { coverage } : {}),
         stats: { total_found: job.leads_sent, with_email: job.with_email, with_phone: job.with_phone, with_website: job.with_website },
         ...(error ? { error: error.slice(0, 1000) } : {}),
       });

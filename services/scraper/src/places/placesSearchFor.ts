@@ -1,28 +1,40 @@
 import type { ScraperConfig } from '../config.ts';
 import { createDecodoPlacesSource, createGooglePlacesSource, createOsmPlacesSource, type FetchJson, type PlacesSource } from '../domain/places/index.ts';
+import { coveredSearch, type CoveredSearch } from '../domain/places/coveredSearch.ts';
+import { createNominatimGeocoder } from '../domain/places/nominatimGeocoder.ts';
+import type { PlaceQuery, SourceName } from '../domain/places/types.ts';
 
-/** A source that cannot search: its searches finish as "source failed" with the reason. */
-function unavailableSource(reason: string): PlacesSource {
+/** A source that cannot search: it fails at its first batch with the reason, which the search's coverage reports. */
+function unavailableSource(name: SourceName, reason: string): PlacesSource {
   return {
+    name,
     // eslint-disable-next-line require-yield -- it fails where a real source's search fails: at the first next()
-    async *search() {
+    async *searchArea() {
       throw new Error(reason);
     },
   };
 }
 
-/** The places source PLACES_SOURCE names, over the one outbound client. */
-export function placesSourceFor(config: ScraperConfig, fetchJson: FetchJson): PlacesSource {
-  switch (config.placesSource) {
+function sourceFor(name: SourceName, config: ScraperConfig, fetchJson: FetchJson): PlacesSource {
+  switch (name) {
     case 'google':
       return config.googlePlacesApiKey
         ? createGooglePlacesSource({ fetchJson, apiBase: config.googlePlacesApiBase, apiKey: config.googlePlacesApiKey })
-        : unavailableSource('PLACES_SOURCE=google needs GOOGLE_PLACES_API_KEY');
+        : unavailableSource('google', 'the google source needs GOOGLE_PLACES_API_KEY');
     case 'decodo':
       return config.decodoScraperToken
         ? createDecodoPlacesSource({ fetchJson, apiBase: config.decodoScraperApiBase, token: config.decodoScraperToken })
-        : unavailableSource('PLACES_SOURCE=decodo needs DECODO_SCRAPER_TOKEN');
+        : unavailableSource('decodo', 'the decodo source needs DECODO_SCRAPER_TOKEN');
     default:
-      return createOsmPlacesSource({ fetchJson, nominatimUrl: config.nominatimUrl, overpassUrl: config.overpassUrl });
+      return createOsmPlacesSource({ fetchJson, overpassUrl: config.overpassUrl });
   }
+}
+
+/** Starts one search over the configured sources (PLACES_SOURCES), over the one outbound client. */
+export type PlacesSearch = (query: PlaceQuery, signal?: AbortSignal) => CoveredSearch;
+
+export function placesSearchFor(config: ScraperConfig, fetchJson: FetchJson): PlacesSearch {
+  const geocode = createNominatimGeocoder(fetchJson, config.nominatimUrl);
+  const sources = config.placesSources.map((name) => sourceFor(name, config, fetchJson));
+  return (query, signal) => coveredSearch({ geocode, sources, requestBudget: config.providerRequestsPerSearch }, query, signal);
 }

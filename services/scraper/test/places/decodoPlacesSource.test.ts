@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDecodoPlacesSource } from '../../src/domain/places/decodoPlacesSource.ts';
-import { collect, fixtureFetch, readFixture } from './fixtureFetch.ts';
+import { fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://scraper-api.test';
 const page = readFixture('decodo', 'google-maps-parsed.json');
@@ -14,7 +14,7 @@ function decodoSource(...pages: unknown[]) {
 describe('Decodo google_maps source', () => {
   it('posts a parsed google_maps scrape with Basic auth', async () => {
     const { source, requests } = decodoSource(page, emptyPage);
-    await collect(source.search({ industry: 'coffee shops', location: 'brooklyn', limit: 10 }, {}));
+    await placesOf(source, { industry: 'coffee shops', location: 'brooklyn', limit: 10 });
     expect(requests[0].init?.method).toBe('POST');
     expect(requests[0].init?.headers?.authorization).toBe('Basic dXNlcjpwYXNz');
     expect(JSON.parse(requests[0].init?.body ?? '')).toEqual({ target: 'google_maps', query: 'coffee shops brooklyn', parse: true, page_from: 1 });
@@ -23,7 +23,7 @@ describe('Decodo google_maps source', () => {
 
   it('maps parsed results and stops at an empty page', async () => {
     const { source, requests } = decodoSource(page, emptyPage);
-    const places = await collect(source.search({ industry: 'coffee shops', location: 'brooklyn', limit: 10 }, {}));
+    const places = await placesOf(source, { industry: 'coffee shops', location: 'brooklyn', limit: 10 });
     expect(requests).toHaveLength(2);
     expect(places.map((place) => place.name)).toEqual(['Sample Roasters', 'Placeholder Espresso Bar', 'Demo Café']);
     expect(places[0]).toEqual({
@@ -33,6 +33,8 @@ describe('Decodo google_maps source', () => {
       website: 'https://sample-roasters.example.com/',
       phone: '+1 718-555-0101',
       address: '100 Example St, Brooklyn, NY 11201',
+      city: undefined,
+      country: undefined,
       lat: 40.6901,
       lon: -73.9911,
       categories: ['Coffee shop'],
@@ -41,15 +43,16 @@ describe('Decodo google_maps source', () => {
 
   it('stops at the limit and when a page repeats', async () => {
     const limited = decodoSource(page);
-    expect(await collect(limited.source.search({ industry: 'cafe', location: 'x', limit: 2 }, {}))).toHaveLength(2);
+    // The page holds three: the limit stops the next request, not the page.
+    expect(await placesOf(limited.source, { industry: 'cafe', location: 'x', limit: 2 })).toHaveLength(3);
     expect(limited.requests).toHaveLength(1);
     const repeating = decodoSource(page);
-    expect(await collect(repeating.source.search({ industry: 'cafe', location: 'x', limit: 50 }, {}))).toHaveLength(3);
+    expect(await placesOf(repeating.source, { industry: 'cafe', location: 'x', limit: 50 })).toHaveLength(3);
     expect(repeating.requests).toHaveLength(2);
   });
 
   it('reports errors', async () => {
     const { source } = decodoSource({ message: 'Unauthorized' });
-    await expect(collect(source.search({ industry: 'cafe', location: 'x', limit: 5 }, {}))).rejects.toThrow('Decodo Web Scraping API error: Unauthorized');
+    await expect(placesOf(source, { industry: 'cafe', location: 'x', limit: 5 })).rejects.toThrow('Decodo Web Scraping API error: Unauthorized');
   });
 });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import type { FetchJson, JsonRequestInit } from '../../src/domain/places/types.ts';
+import type { GeocodedArea } from '../../src/domain/places/nominatimGeocoder.ts';
+import type { FetchJson, JsonRequestInit, Place, PlaceQuery, PlacesSource, SourceReport } from '../../src/domain/places/types.ts';
 import { fixturePath } from '../fixturePaths.ts';
 
 /** A fixture under `test/fixtures/` as the real client would see it: parsed JSON, or the text. */
@@ -40,4 +41,14 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);
   return all;
+}
+
+/** An area that holds every place (no boundary to drop anything). */
+export const ANYWHERE: GeocodedArea = { south: -90, west: -180, north: 90, east: 180, name: 'anywhere', boundary: 'bbox' };
+
+/** Every place one source answers for the area, its batches run together, and its report. */
+export async function placesOf(source: PlacesSource, query: PlaceQuery, area: GeocodedArea = ANYWHERE): Promise<Place[] & { report: SourceReport }> {
+  const report: SourceReport = { cellsSearched: 0, cellsSaturated: 0, complete: false };
+  const places = (await collect(source.searchArea(area, query, {}, report))).flat();
+  return Object.assign(places, { report });
 }

@@ -6,7 +6,7 @@ import { JobWorker } from '../../src/jobs/jobWorker.ts';
 import { recordSearch } from '../../src/jobs/jobStore.ts';
 import { SearchRun } from '../../src/jobs/searchRun.ts';
 import { OutboundClient } from '../../src/outbound/outboundClient.ts';
-import { placesSourceFor } from '../../src/places/placesSourceFor.ts';
+import { placesSearchFor } from '../../src/places/placesSearchFor.ts';
 import { memoryProxyQuota, type ProxyQuota } from '../../src/quota/proxyQuota.ts';
 import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './scraperUnderTest.ts';
@@ -39,11 +39,11 @@ export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: s
     quota: options.quota ?? memoryProxyQuota(),
     usage: { record: () => undefined },
   });
-  const placesSource = placesSourceFor(config, client.fetchJson);
+  const placesSearch = placesSearchFor(config, client.fetchJson);
   const parsing = testPageReader();
   const enrich = createSiteEnricher({ client, reader: parsing.reader, contactPages: config.contactPagesPerSite });
   const worker = new JobWorker(options.db, { owner: options.owner, replica: options.replica }, config.jobs, (job, signal) =>
-    new SearchRun(job, { db: options.db, owner: options.owner, placesSource, enrich, jobs: config.jobs, log }).run(signal), log);
+    new SearchRun(job, { db: options.db, owner: options.owner, placesSearch, enrich, jobs: config.jobs, log }).run(signal), log);
   worker.start();
   return {
     owner: options.owner,

@@ -1,3 +1,4 @@
+import type { GeocodedArea } from './nominatimGeocoder.ts';
 import type { FetchJson, Place, PlacesSource } from './types.ts';
 
 export interface DecodoSourceConfig {
@@ -40,7 +41,7 @@ function itemsOf(answer: DecodoAnswer): DecodoMapsItem[] {
   });
 }
 
-function decodoItemToPlace(item: DecodoMapsItem): Place | undefined {
+function decodoItemToPlace(item: DecodoMapsItem, area: GeocodedArea): Place | undefined {
   const name = item.title ?? item.name;
   const placeId = item.place_id ?? item.data_id ?? item.cid;
   if (!name || !placeId) return undefined;
@@ -52,19 +53,26 @@ function decodoItemToPlace(item: DecodoMapsItem): Place | undefined {
     website: item.website ?? item.links?.website,
     phone: item.phone,
     address: item.address,
+    city: area.city,
+    country: area.country,
     lat: item.gps_coordinates?.latitude ?? item.latitude,
     lon: item.gps_coordinates?.longitude ?? item.longitude,
     categories,
   };
 }
 
-/** Decodo Web Scraping API, target google_maps with parsing, page after page until the limit. */
+/**
+ * Decodo Web Scraping API, target google_maps with parsing, page after page (one batch each) of
+ * "<industry> <area name>"; the area's boundary is applied to what it answers, like every source's.
+ */
 export function createDecodoPlacesSource(config: DecodoSourceConfig): PlacesSource {
   const url = `${config.apiBase.replace(/\/$/, '')}/v2/scrape`;
   return {
-    async *search(query, ctx) {
+    name: 'decodo',
+    async *searchArea(area, query, ctx, report) {
       const seen = new Set<string>();
       for (let page = 1; page <= MAX_PAGES && seen.size < query.limit; page += 1) {
+        if (ctx.takeRequest?.('decodo') === false) return;
         const answer = (await config.fetchJson(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Basic ${config.token}` },
@@ -80,14 +88,15 @@ export function createDecodoPlacesSource(config: DecodoSourceConfig): PlacesSour
           const detail = typeof answer === 'string' ? answer.slice(0, 200) : (answer.message ?? 'answer without results');
           throw new Error(`Decodo Web Scraping API error: ${detail}`);
         }
-        const places = itemsOf(answer).flatMap((item) => decodoItemToPlace(item) ?? []);
+        report.cellsSearched++;
+        const places = itemsOf(answer).flatMap((item) => decodoItemToPlace(item, area) ?? []);
         const fresh = places.filter((place) => !seen.has(place.placeId));
-        if (fresh.length === 0) return;
-        for (const place of fresh) {
-          seen.add(place.placeId);
-          yield place;
-          if (seen.size >= query.limit) return;
+        if (fresh.length === 0) {
+          report.complete = true;
+          return;
         }
+        for (const place of fresh) seen.add(place.placeId);
+        yield fresh;
       }
     },
   };

@@ -1,11 +1,20 @@
 import type { FetchJson, SearchContext } from './types.ts';
 
+/** [longitude, latitude], as GeoJSON has it. */
+export type Position = [number, number];
+
 /** A geocoded search location: the area to search and what it tells about places in it. */
 export interface GeocodedArea {
   south: number;
   west: number;
   north: number;
   east: number;
+  /** What Nominatim calls it ("Würzburg"), or the location as typed. */
+  name: string;
+  /** The area is the boundary polygon Nominatim gave, or (a point, a street) its bounding box. */
+  boundary: 'polygon' | 'bbox';
+  /** With a polygon boundary: its polygons (GeoJSON MultiPolygon coordinates: rings of positions, the first the outer one). */
+  polygons?: Position[][][];
   /** ISO 3166 alpha-2, upper case. */
   country?: string;
   city?: string;
@@ -14,11 +23,28 @@ export interface GeocodedArea {
 // A street address or a single building geocodes to a box a few metres wide; search around it.
 const MIN_SPAN_DEGREES = 0.02;
 
+interface GeoJsonGeometry {
+  type?: string;
+  coordinates?: unknown;
+}
+
 interface NominatimResult {
   boundingbox?: string[];
   bbox?: number[];
+  name?: string;
   address?: Record<string, string>;
-  properties?: { address?: Record<string, string> };
+  /** jsonv2 with polygon_geojson=1. */
+  geojson?: GeoJsonGeometry;
+  /** format=geojson: the feature's geometry. */
+  geometry?: GeoJsonGeometry;
+  properties?: { name?: string; address?: Record<string, string> };
+}
+
+/** The polygons of a Polygon or MultiPolygon geometry; undefined for a point or a line (the bbox is the area then). */
+function polygonsOf(geometry: GeoJsonGeometry | undefined): Position[][][] | undefined {
+  if (geometry?.type === 'Polygon') return [geometry.coordinates as Position[][]];
+  if (geometry?.type === 'MultiPolygon') return geometry.coordinates as Position[][][];
+  return undefined;
 }
 
 function firstResult(body: unknown): NominatimResult | undefined {
@@ -32,7 +58,7 @@ function widen(low: number, high: number): [number, number] {
   return missing > 0 ? [low - missing / 2, high + missing / 2] : [low, high];
 }
 
-function areaOf(result: NominatimResult): GeocodedArea | undefined {
+function areaOf(result: NominatimResult, location: string): GeocodedArea | undefined {
   // jsonv2 lists [south, north, west, east] as strings; GeoJSON has bbox [west, south, east, north].
   const [south, north, west, east] = result.boundingbox
     ? result.boundingbox.map(Number)
@@ -43,23 +69,31 @@ function areaOf(result: NominatimResult): GeocodedArea | undefined {
   const [s, n] = widen(south, north);
   const [w, e] = widen(west, east);
   const address = result.address ?? result.properties?.address ?? {};
+  const polygons = polygonsOf(result.geojson ?? result.geometry)?.filter((polygon) => polygon[0]?.length >= 4);
   return {
     south: s,
     north: n,
     west: w,
     east: e,
+    name: result.name ?? result.properties?.name ?? location.trim(),
+    ...(polygons?.length ? { boundary: 'polygon' as const, polygons } : { boundary: 'bbox' as const }),
     country: address.country_code?.toUpperCase(),
     city: address.city ?? address.town ?? address.village ?? address.municipality,
   };
 }
 
-/** Geocodes free-text locations with Nominatim, remembering each answer for the process's life. */
+/**
+ * Geocodes free-text locations with Nominatim (with the boundary polygon where it has one),
+ * remembering each answer for the process's life.
+ */
 export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: string) {
   const cache = new Map<string, Promise<GeocodedArea>>();
   const lookUp = async (location: string, ctx: SearchContext): Promise<GeocodedArea> => {
-    const url = `${nominatimUrl.replace(/\/$/, '')}/search?format=jsonv2&addressdetails=1&limit=1&q=${encodeURIComponent(location)}`;
+    // The boundary, simplified to about 50 m (a city's full outline can run to megabytes).
+    const url = `${nominatimUrl.replace(/\/$/, '')}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=${encodeURIComponent(location)}`;
+    ctx.takeRequest?.('area');
     const result = firstResult(await fetchJson(url, { signal: ctx.signal }));
-    const area = result && areaOf(result);
+    const area = result && areaOf(result, location);
     if (!area) throw new Error(`Nominatim found no area for location "${location}"`);
     return area;
   };

@@ -1,4 +1,3 @@
-import { createNominatimGeocoder } from './nominatimGeocoder.ts';
 import { osmElementToPlace, type OsmElement } from './osmElementToPlace.ts';
 import { nameWordOf, osmTagsOf } from './osmIndustryTags.ts';
 import { overpassQuery } from './overpassQuery.ts';
@@ -6,7 +5,6 @@ import type { FetchJson, Place, PlacesSource } from './types.ts';
 
 export interface OsmSourceConfig {
   fetchJson: FetchJson;
-  nominatimUrl: string;
   overpassUrl: string;
 }
 
@@ -38,13 +36,14 @@ function overpassError(body: unknown): string | undefined {
 
 const contactRoutes = (place: Place): number => [place.website, place.phone, place.email].filter(Boolean).length;
 
-/** OpenStreetMap: Nominatim finds the area, Overpass the businesses in it that match the industry. */
+/** OpenStreetMap: Overpass finds the businesses in the area (its boundary polygon) that match the industry, in one answer. */
 export function createOsmPlacesSource(config: OsmSourceConfig): PlacesSource {
-  const geocode = createNominatimGeocoder(config.fetchJson, config.nominatimUrl);
   return {
-    async *search(query, ctx) {
-      const area = await geocode(query.location, ctx);
-      const ql = overpassQuery(area, osmTagsOf(query.industry), nameWordOf(query.industry), Math.min(query.limit * OVERFETCH, MAX_ELEMENTS));
+    name: 'osm',
+    async *searchArea(area, query, ctx, report) {
+      if (ctx.takeRequest?.('osm') === false) return;
+      const asked = Math.min(query.limit * OVERFETCH, MAX_ELEMENTS);
+      const ql = overpassQuery(area, osmTagsOf(query.industry), nameWordOf(query.industry), asked);
       const body = await config.fetchJson(`${config.overpassUrl.replace(/\/$/, '')}/api/interpreter`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -53,12 +52,14 @@ export function createOsmPlacesSource(config: OsmSourceConfig): PlacesSource {
       });
       const error = overpassError(body);
       if (error) throw new Error(`Overpass API error: ${error}`);
-      const places = (body as { elements: OsmElement[] }).elements.flatMap((element) => osmElementToPlace(element, area) ?? []);
-      const best = places
+      const elements = (body as { elements: OsmElement[] }).elements;
+      // Fewer elements than asked for: Overpass has no more in the area.
+      report.complete = elements.length < asked;
+      const places = elements.flatMap((element) => osmElementToPlace(element, area) ?? []);
+      yield places
         .map((place, order) => ({ place, order }))
         .sort((a, b) => contactRoutes(b.place) - contactRoutes(a.place) || a.order - b.order)
-        .slice(0, query.limit);
-      for (const { place } of best) yield place;
+        .map(({ place }) => place);
     },
   };
 }

@@ -5,14 +5,23 @@ const quoted = (text: string): string => `"${text.replace(/\\/g, '\\\\').replace
 const regexLiteral = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * The area filters: the outer ring of each boundary polygon (`poly:"lat lon ..."`), or the bounding
+ * box when the area has no polygon. Holes are not expressible in a poly filter; what falls in one is
+ * dropped afterwards with everything else outside the boundary.
+ */
+function areaFilters(area: GeocodedArea): string[] {
+  if (!area.polygons) return [[area.south, area.west, area.north, area.east].map((value) => value.toFixed(6)).join(',')];
+  return area.polygons.map((polygon) => `poly:${quoted(polygon[0].map(([lon, lat]) => `${lat.toFixed(6)} ${lon.toFixed(6)}`).join(' '))}`);
+}
+
+/**
  * Overpass QL for named nodes, ways and relations in the area that carry one of the tags, or
  * whose name contains `nameWord` when there are no tags. Ways and relations come with a centre.
  */
 export function overpassQuery(area: GeocodedArea, tags: OsmTag[], nameWord: string, maxResults: number): string {
-  const bbox = [area.south, area.west, area.north, area.east].map((value) => value.toFixed(6)).join(',');
   const filters = tags.length
     ? tags.map(([key, value]) => `[${quoted(key)}=${quoted(value)}][name]`)
     : [`[name~${quoted(regexLiteral(nameWord))},i]`];
-  const statements = filters.map((filter) => `  nwr${filter}(${bbox});`).join('\n');
+  const statements = areaFilters(area).flatMap((where) => filters.map((filter) => `  nwr${filter}(${where});`)).join('\n');
   return `[out:json][timeout:25];\n(\n${statements}\n);\nout center tags ${maxResults};`;
 }

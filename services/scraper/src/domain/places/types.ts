@@ -1,3 +1,5 @@
+import type { GeocodedArea } from './nominatimGeocoder.ts';
+
 /** A business found by a places source, before its website is crawled. */
 export interface Place {
   /** Unique within its source: OSM "node/123", a Google place id, a Google Maps id from Decodo. */
@@ -16,18 +18,36 @@ export interface Place {
   categories?: string[];
 }
 
+export type SourceName = Place['source'];
+
 export interface PlaceQuery {
   industry: string;
   location: string;
+  /** Places wanted: a source that answers in one piece asks its provider for this many. */
   limit: number;
 }
 
 export interface SearchContext {
   signal?: AbortSignal;
+  /**
+   * Called before each provider request of the search (`area`: geocoding); false when the search's
+   * request budget is spent, and the source then stops where it is.
+   */
+  takeRequest?: (by: SourceName | 'area') => boolean;
+}
+
+/** What a source says of its own search of the area, read when it has ended or been stopped. */
+export interface SourceReport {
+  cellsSearched: number;
+  cellsSaturated: number;
+  /** Every place the provider has in the area was asked for (no saturated cell left, no cut-off). */
+  complete: boolean;
 }
 
 export interface PlacesSource {
-  search(query: PlaceQuery, ctx: SearchContext): AsyncIterable<Place>;
+  name: SourceName;
+  /** The places of the area, batch after batch; the report is filled in as it goes. */
+  searchArea(area: GeocodedArea, query: PlaceQuery, ctx: SearchContext, report: SourceReport): AsyncIterable<Place[]>;
 }
 
 export interface JsonRequestInit {
