@@ -55,7 +55,8 @@ export function overpassInterpreter(allPlaces: FixturePlace[], query: string, pe
     elements: places.slice(0, limit).map((place) => ({
       type: 'node',
       id: 1_000_000 + place.id,
-      lat: 51.5 + (place.id % 100) / 1000,
+      // Inside the area asked for ("area-N" is N degrees north): the engine drops places outside it.
+      lat: 51.5 + area + (place.id % 100) / 1000,
       lon: -0.12 + (place.id % 97) / 1000,
       tags: {
         amenity: 'dentist',
