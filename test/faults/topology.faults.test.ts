@@ -21,6 +21,8 @@ import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/t
 import { readFeed, type FeedMessage } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { everyGroupCaughtUp } from '../support/kafkaGroups.ts';
+import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -265,8 +267,8 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
       users: after.users.total - before.users.total,
     }).toEqual({ purchases: 4, revenueCents: revenue * 100, users: 1 });
     expect((await until(() => adminUser(b4.email), (u) => u?.credits === 10 + CREDITS.agency))?.credits).toBe(10 + CREDITS.agency);
-    // Redeliveries after the outage changed nothing more.
-    await sleep(3000);
+    // Redeliveries after the outage changed nothing more: checked once every group has handled all that was published.
+    await waitFor(() => everyGroupCaughtUp(broker.bootstrap!), { timeoutMs: 60_000, what: 'every consumer group at the end of its partitions' });
     for (const [user, credits] of expected) expect(await balance(user.auth)).toBe(credits);
     expect(Math.round((await affiliateStats(ada.auth)).total_commissions * 100)).toBe(revenue * 10);
     expect(await deadLetters()).toEqual(Object.fromEntries(SERVICES.map((s) => [s, 0])));
@@ -292,7 +294,7 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
         await sleep(150);
       }
     })();
-    await sleep(1500);
+    await waitFor(() => signups.filter((x) => x.status === 201).length >= 3, { timeoutMs: 30_000, what: 'signups before the restart' });
     for (const bought of await Promise.all(buyers.map((user) => buy(user.auth, 'starter')))) expect(bought.body).toMatchObject({ success: true });
 
     const server = stack.component('postgres');
@@ -305,7 +307,8 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
     expect(restarted).toMatchObject({ url: server.url, restarts: 1, last_exit: 'exited with code 0' });
     const ready = await until(readiness, (r) => Object.values(r).every((s) => s === 200), 60_000);
     const readyAt = Date.now();
-    await sleep(2000);
+    const answeredWhenReady = signups.length;
+    await waitFor(() => signups.slice(answeredWhenReady).filter((x) => x.status === 201).length >= 3, { timeoutMs: 30_000, what: 'signups after the restart' });
     streaming = false;
     await stream;
     expect(ready).toEqual(Object.fromEntries(INSTANCES.map((name) => [name, 200])));

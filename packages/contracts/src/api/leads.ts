@@ -3,8 +3,19 @@ import { Timestamp } from './common.ts';
 
 export const MAX_LEADS_PER_REQUEST = 200;
 
+/**
+ * The verdict vocabulary: every export carries these words and the results table shows the same
+ * ones (capitalised, `verdictWord`), so a user reads "unknown" in the table, the CSV, Excel and JSON alike.
+ */
 export const EmailStatus = Type.Union([Type.Literal('valid'), Type.Literal('risky'), Type.Literal('invalid'), Type.Literal('unknown')]);
 export type EmailStatus = Static<typeof EmailStatus>;
+export const EMAIL_STATUSES: readonly EmailStatus[] = EmailStatus.anyOf.map((literal) => literal.const);
+
+/** A verdict as people read it: the exported word, capitalised, underscores as spaces ("fixed_line" -> "Fixed line"). */
+export const verdictWord = (code: string): string => {
+  const words = code.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 /** A lead field an opt-out can blank. */
 export const RemovedField = Type.Union([
@@ -167,9 +178,17 @@ export const LeadSearchDetail = Type.Object({
 });
 export type LeadSearchDetail = Static<typeof LeadSearchDetail>;
 
+const DAY_RULE = 'must be a date written YYYY-MM-DD';
+const Day = (name: string) => Type.String({ format: 'date', maxLength: 10, errorMessage: `${name} ${DAY_RULE}` });
+
+/** The history's filters: words in the industry or location, the day range (UTC, inclusive), the status. */
 export const LeadSearchHistoryQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, errorMessage: 'page must be a whole number from 1' })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'page_size must be a whole number from 1 to 100' })),
+  q: Type.Optional(Type.String({ maxLength: 200, errorMessage: 'q must be at most 200 characters' })),
+  status: Type.Optional(Type.Union(SearchStatus.anyOf, { errorMessage: 'status must be running, completed, failed or cancelled' })),
+  from: Type.Optional(Day('from')),
+  to: Type.Optional(Day('to')),
 }, { additionalProperties: false });
 export type LeadSearchHistoryQuery = Static<typeof LeadSearchHistoryQuery>;
 
@@ -218,8 +237,6 @@ export interface SearchFeedData {
 export const tooManyRunningSearchesDetail = (limit: number) =>
   `You already have ${limit} ${limit === 1 ? 'search' : 'searches'} running. Wait for one to finish or cancel it, then try again.`;
 
-/** The CSV export's columns, in order (the spec's). */
-export const LEADS_CSV_COLUMNS = ['Name', 'Company', 'Email', 'Phone', 'Website', 'City'] as const;
 /**
  * The verdict and provenance columns every export adds after its own, one list for CSV, JSON and
  * Excel. `Phone` stays E.164 in exports; `phone_display` is for people and is not exported.
