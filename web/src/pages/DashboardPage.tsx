@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useAuth } from '../auth/useAuth';
 import { formatCount } from '../billing/plans';
+import { CoverageSentence } from '../leads/CoverageSentence';
 import { LeadForm } from '../leads/LeadForm';
 import { leadSearchKeys } from '../leads/leadsApi';
 import { LeadsTable } from '../leads/LeadsTable';
@@ -49,6 +50,7 @@ export function DashboardPage() {
         <LeadForm credits={user.credits} busy={generating} serverError={state.error} onGenerate={(industry, location, quantity) => void generate(industry, location, quantity)} />
         <div className="dashboard-side">
           <LiveStats stats={state.stats} live={generating} />
+          <CoverageSentence stats={state.stats} search={state.search?.summary} ended={state.phase !== 'generating'} />
           {generating && search && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}
         </div>
       </div>

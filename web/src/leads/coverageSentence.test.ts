@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { LeadStats, SearchCoverage } from '@leadforge/contracts';
+import { coverageSentence } from './CoverageSentence';
+
+const coverage = (over: Partial<SearchCoverage> = {}): SearchCoverage => ({
+  area: { name: 'Würzburg', boundary: 'polygon' },
+  sources: { osm: { requests: 1, places: 120 }, google: { requests: 9, places: 160 } },
+  cells_searched: 3, cells_saturated: 0, provider_requests: 11, places_found: 170, places_outside_area: 8, duplicates_merged: 110, exhausted: true,
+  ...over,
+});
+const stats = (over: Partial<LeadStats> = {}): LeadStats => ({
+  total_found: 143, with_email: 120, with_phone: 130, with_website: 97, credits_used: 143, remaining_credits: 57, skipped_owned: 12, ...over,
+});
+const search = { industry: 'Dentists', quantity: 200 };
+
+describe('the coverage sentence', () => {
+  it('says the whole area was searched, and that the user was charged only for what exists', () => {
+    expect(coverageSentence(coverage(), stats(), search)).toBe(
+      'Searched all of Würzburg: 143 dentists, 97 with a website; 12 you already have were skipped. That is every one there: charged for 143, not 200.',
+    );
+  });
+
+  it('says the search stopped at the quantity when more exist', () => {
+    expect(coverageSentence(coverage({ exhausted: false }), stats({ total_found: 200 }), search)).toBe('Stopped at your 200 — more exist in Würzburg.');
+  });
+
+  it('names a source that failed', () => {
+    const failed = coverage({ exhausted: false, sources: { osm: { requests: 1, places: 120 }, google: { requests: 1, places: 0, error: 'Google Places API error: PERMISSION_DENIED' } } });
+    expect(coverageSentence(failed, stats({ total_found: 80, skipped_owned: 0 }), search)).toBe(
+      'Searched Würzburg as far as this search could: 80 dentists. The google source could not be searched.',
+    );
+  });
+
+  it('says nothing before the engine has', () => {
+    expect(coverageSentence(undefined, stats(), search)).toBeNull();
+  });
+});
