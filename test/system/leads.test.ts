@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { insufficientCreditsDetail, LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS } from '@leadforge/contracts';
+import { insufficientCreditsDetail, LEADS_EXPORT_COLUMNS, type Lead } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
@@ -44,9 +45,50 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     const csv = await fetch(`${product.stack.url}/api/lead-searches/${started.body.id}/export.csv`, { headers: bearer(user.token) });
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="leadforge-dentists-london-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows: string[][] = parse(Buffer.from(await csv.arrayBuffer()), { bom: true });
-    expect(rows[0]).toEqual([...LEADS_CSV_COLUMNS, ...LEAD_VERDICT_COLUMNS.map(({ header }) => header)]);
+    expect(rows[0]).toEqual(LEADS_EXPORT_COLUMNS.map(({ header }) => header));
     expect(rows.slice(1).map((r) => r[1])).toEqual(leads.map((l: { company: string }) => l.company));
     expect(await product.balance(user.token)).toBe(75);
+  }, 90_000);
+
+  it('exports agree: CSV and Excel carry the address, country and social profiles JSON has, with its verdict words; a selection exports its leads only', async () => {
+    product.setSource('full');
+    const user = await newUser(30);
+    const { body: { leads } } = await api('POST', '/api/generate-leads', { industry: 'Florists', location: 'London', quantity: 20 }, bearer(user.token));
+    const [{ id }] = (await api('GET', '/api/lead-searches?q=florists&status=completed', undefined, bearer(user.token))).body.searches;
+    const download = async (format: string, query = '') => {
+      const res = await fetch(`${product.stack.url}/api/lead-searches/${id}/export.${format}${query}`, { headers: bearer(user.token) });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const json = JSON.parse((await download('json')).toString('utf8')) as { leads: Lead[] };
+    expect(json.leads).toEqual(leads);
+    // What a spreadsheet row must say for each JSON lead, column by column.
+    const expected = json.leads.map((lead) => Object.fromEntries(LEADS_EXPORT_COLUMNS.map(({ header, key }) => {
+      const value = key === 'socials' ? (lead.socials ?? []).map((social) => social.url).join('; ') : lead[key] ?? '';
+      return [header, String(value)];
+    })));
+    expect(json.leads.some((lead) => lead.address || lead.country)).toBe(true);
+    expect(json.leads.some((lead) => lead.socials?.length)).toBe(true);
+
+    const csv: Record<string, string>[] = parse(await download('csv'), { bom: true, columns: true });
+    expect(csv).toEqual(expected);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await download('xlsx') as unknown as ExcelJS.Buffer);
+    const sheet = workbook.getWorksheet('Leads')!;
+    const excel = json.leads.map((_, i) => Object.fromEntries(LEADS_EXPORT_COLUMNS.map(({ header }, c) => [header, String(sheet.getRow(i + 2).getCell(c + 1).value ?? '')])));
+    expect(excel).toEqual(expected);
+
+    // A lead's name is a person the business's pages name, or empty: never the company again.
+    for (const lead of json.leads) expect(lead.name).not.toBe(lead.company);
+    expect(json.leads.some((lead) => lead.name)).toBe(true);
+
+    const chosen: Record<string, string>[] = parse(await download('csv', '?leads=3,1'), { bom: true, columns: true });
+    expect(chosen.map((row) => row.Company)).toEqual([json.leads[0].company, json.leads[2].company]);
+    const chosenJson = JSON.parse((await download('json', '?leads=2')).toString('utf8')) as { leads: Lead[] };
+    expect(chosenJson.leads).toEqual([json.leads[1]]);
+    const bad = await api('GET', `/api/lead-searches/${id}/export.csv?leads=0,x`, undefined, bearer(user.token));
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('leads must be lead numbers');
   }, 90_000);
 
   it('50 requested where only 12 exist: 12 charged, the other 38 given back', async () => {

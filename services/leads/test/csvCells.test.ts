@@ -15,15 +15,24 @@ describe('CSV cells', () => {
     }
   });
 
-  it('writes a lead in the spec\'s column order, then the verdict and provenance columns (empty when unknown)', () => {
+  it('writes a lead in the spec\'s column order, its address, country and social profiles, then the verdict and provenance columns (empty when unknown)', () => {
     expect(csvRecord({ name: 'N', company: 'C', email: 'E', phone: '=P', website: 'W', city: 'Ci' }))
-      .toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci', ...LEAD_VERDICT_COLUMNS.map(() => '')]);
+      .toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci', '', '', '', ...LEAD_VERDICT_COLUMNS.map(() => '')]);
+    expect(csvRecord({
+      name: 'N', company: 'C', email: 'E', phone: 'P', website: 'W', city: 'Ci', address: '=1 Main St', country: 'DE',
+      socials: '[{"network":"facebook","url":"https://facebook.com/c"},{"network":"x","url":"https://x.com/c"}]',
+      removed: ['socials'],
+    }).slice(6, 9)).toEqual(["'=1 Main St", 'DE', "Removed at the owner's request"]);
+    expect(csvRecord({
+      name: 'N', company: 'C', email: 'E', phone: 'P', website: 'W', city: 'Ci',
+      socials: [{ network: 'facebook', url: 'https://facebook.com/c' }, { network: 'x', url: 'https://x.com/c' }],
+    })[8]).toBe('https://facebook.com/c; https://x.com/c');
     const fetched = new Date('2026-11-24T10:00:00Z');
     expect(csvRecord({
       name: 'N', company: 'C', email: 'anna@x.test', phone: '+4933224288333', website: 'W', city: 'Ci',
       email_status: 'valid', email_type: 'personal', email_source: 'https://x.test/kontakt', email_fetched_at: fetched,
       phone_type: 'fixed_line', phone_source: '=https://x.test/', phone_fetched_at: '2026-11-24T10:00:00.000Z',
-    })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci',
+    })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci', '', '', '',
       'valid', 'personal', 'https://x.test/kontakt', '2026-11-24T10:00:00.000Z', 'fixed_line', "'=https://x.test/", '2026-11-24T10:00:00.000Z']);
   });
 });

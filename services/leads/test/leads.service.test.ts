@@ -277,6 +277,48 @@ for (const kind of kinds) {
       expect(page2.searches.map((s: { location: string }) => s.location)).toEqual(['A-town']);
     });
 
+    it('filters the history by words in the industry or location, by day and by status; bad filters are a 400', async () => {
+      const user = newUser(100);
+      // At most two run at once: the bakers' search ends (its one lead delivered) before the third starts.
+      for (const [industry, location] of [['Roofers', 'Leeds'], ['Bakers', 'Leeds 100%'], ['Roofers', 'York']] as const) {
+        const id = (await start(user.token, { industry, location, quantity: 1 })).body.id;
+        await t.engine.waitForRequest(id);
+        if (industry === 'Bakers') {
+          await t.engine.leads(id, [engineLead(80)]);
+          await expect.poll(async () => (await t.call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body.status).toBe('completed');
+        }
+      }
+      const locations = async (query: string) =>
+        ((await t.call('GET', `/api/lead-searches?${query}`, undefined, user.token)).body.searches as { industry: string; location: string }[])
+          .map((s) => `${s.industry} ${s.location}`);
+
+      expect(await locations('q=leeds')).toEqual(['Bakers Leeds 100%', 'Roofers Leeds']);
+      expect(await locations('q=roofers%20LEEDS')).toEqual(['Roofers Leeds']);
+      // A typed % matches itself, not anything.
+      expect(await locations('q=100%25')).toEqual(['Bakers Leeds 100%']);
+      expect(await locations('q=%25')).toEqual(['Bakers Leeds 100%']);
+      expect(await locations('status=completed')).toEqual(['Bakers Leeds 100%']);
+      expect(await locations('status=running&q=roofers')).toEqual(['Roofers York', 'Roofers Leeds']);
+      expect(await locations('status=running&q=leeds')).toEqual(['Roofers Leeds']);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(await locations(`from=${today}&to=${today}`)).toHaveLength(3);
+      expect(await locations('to=2020-01-01')).toEqual([]);
+      const page = (await t.call('GET', '/api/lead-searches?q=leeds&page_size=1', undefined, user.token)).body;
+      expect(page).toMatchObject({ total: 2, page: 1, page_size: 1 });
+
+      for (const [query, detail] of [
+        ['status=lost', 'status must be running, completed, failed or cancelled'],
+        ['from=yesterday', 'from must be a date written YYYY-MM-DD'],
+        ['to=2026-02-30', 'to must be a date written YYYY-MM-DD'],
+        ['from=2026-02-02&to=2026-02-01', 'from must be on or before to'],
+        [`q=${'x'.repeat(201)}`, 'q must be at most 200 characters'],
+      ]) {
+        const res = await t.call('GET', `/api/lead-searches?${query}`, undefined, user.token);
+        expect(res.status, query).toBe(400);
+        expect(res.body.detail, query).toContain(detail);
+      }
+    });
+
     it('exports CSV: spec columns, BOM and CRLF, formula cells neutralised, exact values back through a parser, no charge', async () => {
       const user = newUser(10);
       const id = (await start(user.token, { industry: 'Café & Bäckerei', location: 'São Paulo, SP', quantity: 6 })).body.id;
@@ -288,6 +330,8 @@ for (const kind of kinds) {
         engineLead(74, {
           phone: '+44 20 7946 0958', company: 'Plain Co', email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact',
           email_fetched_at: '2026-11-24T10:00:00.000Z', phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
+          address: '1 High St, Springfield', country: 'US',
+          socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
         }),
       ];
       await t.engine.leads(id, hostile);
@@ -304,21 +348,24 @@ for (const kind of kinds) {
 
       const rows: string[][] = parse(raw, { bom: true });
       expect(rows[0]).toEqual([
-        'Name', 'Company', 'Email', 'Phone', 'Website', 'City',
+        'Name', 'Company', 'Email', 'Phone', 'Website', 'City', 'Address', 'Country', 'Social profiles',
         'Email status', 'Email type', 'Email source', 'Email fetched at', 'Phone type', 'Phone source', 'Phone fetched at',
       ]);
-      const noVerdicts = ['', '', '', '', '', '', ''];
+      // No address, country, social profiles or verdicts.
+      const noVerdicts = ['', '', '', '', '', '', '', '', '', ''];
       expect(rows.slice(1)).toEqual([
         ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+SUM(1,2)", 'hello71@brightsmiles71.example', '+15550100071', 'https://brightsmiles71.example/', "'-2+3", ...noVerdicts],
         ["'@cmd", 'Tab Start', 'hello72@brightsmiles72.example', '+15550100072', 'https://brightsmiles72.example/', 'Zürich', ...noVerdicts],
         ['Ünïcødé 北京 🦷', 'Quotes "and", commas', "o'brien@example.com", '+15550100073', '', 'Springfield', ...noVerdicts],
         [
           'Owner 74', 'Plain Co', 'hello74@brightsmiles74.example', "'+44 20 7946 0958", 'https://brightsmiles74.example/', 'Springfield',
+          '1 High St, Springfield', 'US', 'https://www.facebook.com/plainco; https://www.instagram.com/plainco',
           'risky', 'role', 'https://brightsmiles74.example/contact', '2026-11-24T10:00:00.000Z', 'fixed_line', 'osm:node/74', '',
         ],
       ]);
       const shown = (await t.call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body as { leads: Record<string, unknown>[] };
       expect(shown.leads.find((lead) => lead.company === 'Plain Co')).toMatchObject({
+        address: '1 High St, Springfield', country: 'US', socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
         email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact', email_fetched_at: '2026-11-24T10:00:00.000Z',
         phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
       });

@@ -1,15 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { LEADS_XLSX_COLUMNS } from '@leadforge/contracts';
-import { writeLeadsWorkbook, type WorkbookLead } from '../src/routes/xlsxExportRoute.ts';
+import { LEADS_EXPORT_COLUMNS } from '@leadforge/contracts';
+import type { ExportableLead } from '../src/domain/csvCells.ts';
+import { writeLeadsWorkbook } from '../src/routes/xlsxExportRoute.ts';
 
-const lead = (i: number, overrides: Partial<WorkbookLead> = {}): WorkbookLead => ({
+const lead = (i: number, overrides: Partial<ExportableLead> = {}): ExportableLead => ({
   name: `Owner ${i}`, company: `Company ${i}`, email: `a${i}@example.com`, phone: '+15550100001',
   website: `https://c${i}.example/`, city: 'Springfield', address: null, country: null, ...overrides,
 });
 
-async function workbookOf(rows: WorkbookLead[]): Promise<ExcelJS.Buffer> {
+async function workbookOf(rows: ExportableLead[]): Promise<ExcelJS.Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -22,14 +23,14 @@ async function workbookOf(rows: WorkbookLead[]): Promise<ExcelJS.Buffer> {
 describe('Excel export', () => {
   it('has a bold frozen header row, column widths, and every lead in order', async () => {
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await workbookOf([lead(1), lead(2, { address: '1 High St', country: 'GB' })]));
+    await workbook.xlsx.load(await workbookOf([lead(1), lead(2, { address: '1 High St', country: 'GB', socials: [{ network: 'facebook', url: 'https://www.facebook.com/c2' }] })]));
     const sheet = workbook.getWorksheet('Leads')!;
-    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(LEADS_XLSX_COLUMNS.map((c) => c.header));
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(LEADS_EXPORT_COLUMNS.map((c) => c.header));
     expect(sheet.getRow(1).font?.bold).toBe(true);
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
-    expect(sheet.columns.map((c) => c.width)).toEqual(LEADS_XLSX_COLUMNS.map((c) => c.width));
+    expect(sheet.columns.map((c) => c.width)).toEqual(LEADS_EXPORT_COLUMNS.map((c) => c.width));
     expect(sheet.rowCount).toBe(3);
-    expect((sheet.getRow(3).values as unknown[]).slice(1)).toEqual(['Owner 2', 'Company 2', 'a2@example.com', '+15550100001', 'https://c2.example/', 'Springfield', '1 High St', 'GB']);
+    expect((sheet.getRow(3).values as unknown[]).slice(1)).toEqual(['Owner 2', 'Company 2', 'a2@example.com', '+15550100001', 'https://c2.example/', 'Springfield', '1 High St', 'GB', 'https://www.facebook.com/c2']);
   });
 
   it('ends with the verdict and provenance columns, times in ISO 8601', async () => {
@@ -40,7 +41,7 @@ describe('Excel export', () => {
       phone_type: 'mobile', phone_source: 'osm:node/1',
     })]));
     const sheet = workbook.getWorksheet('Leads')!;
-    const cells = Object.fromEntries(LEADS_XLSX_COLUMNS.map((column, i) => [column.header, sheet.getRow(2).getCell(i + 1).value]));
+    const cells = Object.fromEntries(LEADS_EXPORT_COLUMNS.map((column, i) => [column.header, sheet.getRow(2).getCell(i + 1).value]));
     expect(cells).toMatchObject({
       'Email status': 'valid', 'Email type': 'personal', 'Email source': 'https://c1.example/contact',
       'Email fetched at': '2026-11-24T10:00:00.000Z', 'Phone type': 'mobile', 'Phone source': 'osm:node/1',

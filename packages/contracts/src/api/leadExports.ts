@@ -8,8 +8,28 @@ export const LeadsJsonExport = Type.Object({
 });
 export type LeadsJsonExport = Static<typeof LeadsJsonExport>;
 
-/** The Excel export's columns: the CSV's six, what else a lead may carry, then its verdicts and provenance. */
-export const LEADS_XLSX_COLUMNS = [
+/**
+ * Which leads an export holds: `leads=1,4,7` numbers them in delivery order (the order of a search's
+ * `leads`, from 1), for exporting the rows a user selected; without it, every lead of the search.
+ */
+export const LeadsExportQuery = Type.Object({
+  leads: Type.Optional(Type.String({
+    pattern: '^[1-9][0-9]{0,5}(,[1-9][0-9]{0,5}){0,999}$',
+    maxLength: 8000,
+    errorMessage: 'leads must be lead numbers from 1, separated by commas (such as 1,4,7)',
+  })),
+}, { additionalProperties: false });
+export type LeadsExportQuery = Static<typeof LeadsExportQuery>;
+
+/** The lead numbers of an export's `leads=` (each once, in order); undefined for every lead. */
+export const exportedLeadNumbers = (leads: string | undefined): number[] | undefined =>
+  leads === undefined ? undefined : [...new Set(leads.split(',').map(Number))].sort((a, b) => a - b);
+
+/**
+ * The columns of the CSV and Excel exports, one list so they agree with each other and with JSON:
+ * the spec's six, the address, country and social profiles a lead may carry, then its verdicts and provenance.
+ */
+export const LEADS_EXPORT_COLUMNS = [
   { header: 'Name', key: 'name', width: 28 },
   { header: 'Company', key: 'company', width: 32 },
   { header: 'Email', key: 'email', width: 32 },
@@ -18,6 +38,8 @@ export const LEADS_XLSX_COLUMNS = [
   { header: 'City', key: 'city', width: 20 },
   { header: 'Address', key: 'address', width: 40 },
   { header: 'Country', key: 'country', width: 16 },
+  // Every profile's address, "; " between them (each address names its network).
+  { header: 'Social profiles', key: 'socials', width: 48 },
   // The verdict and provenance columns every export appends (LEAD_VERDICT_COLUMNS).
   ...LEAD_VERDICT_COLUMNS.map(({ header, key }) => ({ header, key, width: key.endsWith('_source') ? 40 : 18 })),
 ] as const;

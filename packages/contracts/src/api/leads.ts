@@ -179,6 +179,7 @@ export const LeadSearchDetail = Type.Object({
 export type LeadSearchDetail = Static<typeof LeadSearchDetail>;
 
 const DAY_RULE = 'must be a date written YYYY-MM-DD';
+const STATUS_FILTER_RULE = 'status must be running, completed, failed or cancelled';
 const Day = (name: string) => Type.String({ format: 'date', maxLength: 10, errorMessage: `${name} ${DAY_RULE}` });
 
 /** The history's filters: words in the industry or location, the day range (UTC, inclusive), the status. */
@@ -186,7 +187,10 @@ export const LeadSearchHistoryQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, errorMessage: 'page must be a whole number from 1' })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'page_size must be a whole number from 1 to 100' })),
   q: Type.Optional(Type.String({ maxLength: 200, errorMessage: 'q must be at most 200 characters' })),
-  status: Type.Optional(Type.Union(SearchStatus.anyOf, { errorMessage: 'status must be running, completed, failed or cancelled' })),
+  status: Type.Optional(Type.Union([
+    Type.Literal('running', { errorMessage: STATUS_FILTER_RULE }), Type.Literal('completed', { errorMessage: STATUS_FILTER_RULE }),
+    Type.Literal('failed', { errorMessage: STATUS_FILTER_RULE }), Type.Literal('cancelled', { errorMessage: STATUS_FILTER_RULE }),
+  ])),
   from: Type.Optional(Day('from')),
   to: Type.Optional(Day('to')),
 }, { additionalProperties: false });

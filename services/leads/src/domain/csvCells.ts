@@ -1,4 +1,4 @@
-import { LEAD_VERDICT_COLUMNS, REMOVED_AT_OWNERS_REQUEST, type Lead } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, LEADS_EXPORT_COLUMNS, REMOVED_AT_OWNERS_REQUEST, type Lead, type RemovedField } from '@leadforge/contracts';
 
 // A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -12,26 +12,45 @@ export function neutraliseCell(value: string): string {
   return `'${value}`;
 }
 
-type VerdictCells = { [K in (typeof LEAD_VERDICT_COLUMNS)[number]['key']]?: string | Date | null };
-
 /** An export cell's text: times as ISO 8601 whichever way the driver read them, unset as empty. */
 export function verdictCell(value: string | Date | null | undefined, key: string): string {
   if (value === null || value === undefined || value === '') return '';
   return key.endsWith('_fetched_at') ? new Date(value).toISOString() : String(value);
 }
 
-/** A field's export cell: the value, or why it is empty when an opt-out blanked it. */
-export function fieldCell(lead: { removed?: Lead['removed'] | null }, key: string, value: string): string {
-  return lead.removed?.includes(key as never) ? REMOVED_AT_OWNERS_REQUEST : value;
+type ExportKey = (typeof LEADS_EXPORT_COLUMNS)[number]['key'];
+type VerdictKey = (typeof LEAD_VERDICT_COLUMNS)[number]['key'];
+
+/** What the CSV and Excel exports show of a lead (a stored row or a `Lead`). */
+export type ExportableLead = Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'> & {
+  address?: string | null;
+  country?: string | null;
+  /** As the driver reads the jsonb column: parsed, or its text. */
+  socials?: Lead['socials'] | string | null;
+  removed?: Lead['removed'] | null;
+} & { [K in VerdictKey]?: string | Date | null };
+
+const socialsCell = (socials: ExportableLead['socials']): string => {
+  const list: NonNullable<Lead['socials']> = typeof socials === 'string' ? JSON.parse(socials) : socials ?? [];
+  return list.map(({ url }) => url).join('; ');
+};
+
+function cellOf(lead: ExportableLead, key: ExportKey): string {
+  if (lead.removed?.includes(key as RemovedField)) return REMOVED_AT_OWNERS_REQUEST;
+  if (key === 'socials') return socialsCell(lead.socials);
+  return verdictCell(lead[key], key);
 }
 
 /**
- * One CSV record in the spec's column order (Name, Company, Email, Phone, Website, City), then the
- * verdict and provenance columns (LEAD_VERDICT_COLUMNS). The phone stays E.164; a field an opt-out
- * blanked says so.
+ * A lead's cells in the export's column order (LEADS_EXPORT_COLUMNS: the spec's six, address,
+ * country, social profiles, then the verdicts and provenance). The phone stays E.164; a field an
+ * opt-out blanked says so. Excel writes these as they are (string cells); CSV neutralises them.
  */
-export function csvRecord(lead: Pick<Lead, 'name' | 'company' | 'email' | 'phone' | 'website' | 'city'> & { removed?: Lead['removed'] | null } & VerdictCells): string[] {
-  const verdicts = LEAD_VERDICT_COLUMNS.map(({ key }) => verdictCell(lead[key], key));
-  const fields = (['name', 'company', 'email', 'phone', 'website', 'city'] as const).map((key) => fieldCell(lead, key, lead[key]));
-  return [...fields, ...verdicts].map(neutraliseCell);
+export function exportCells(lead: ExportableLead): string[] {
+  return LEADS_EXPORT_COLUMNS.map(({ key }) => cellOf(lead, key));
+}
+
+/** One CSV record: the export's cells, formula-looking ones made inert. */
+export function csvRecord(lead: ExportableLead): string[] {
+  return exportCells(lead).map(neutraliseCell);
 }

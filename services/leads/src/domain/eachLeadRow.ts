@@ -1,10 +1,17 @@
-import { leadsPage, type LeadRow } from './leadRows.ts';
+import { leadsAt, leadsPage, type LeadRow } from './leadRows.ts';
 import type { DbOrTrx } from './searchRecord.ts';
 
 const EXPORT_PAGE = 500;
 
-/** Every lead of a search in delivery order, a page at a time: exports stay flat in memory at any size. */
-export async function* eachLeadRow(db: DbOrTrx, searchId: string): AsyncGenerator<LeadRow> {
+/**
+ * Every lead of a search in delivery order, a page at a time: exports stay flat in memory at any
+ * size. With `positions` (lead numbers from 1, ascending), only those leads.
+ */
+export async function* eachLeadRow(db: DbOrTrx, searchId: string, positions?: number[]): AsyncGenerator<LeadRow> {
+  if (positions) {
+    for (let start = 0; start < positions.length; start += EXPORT_PAGE) yield* await leadsAt(db, searchId, positions.slice(start, start + EXPORT_PAGE));
+    return;
+  }
   let after = 0;
   for (;;) {
     const rows = await leadsPage(db, searchId, after, EXPORT_PAGE);

@@ -79,13 +79,22 @@ export async function leadsPage(db: DbOrTrx, searchId: string, afterPosition: nu
   return withoutSuppressed(db, await storedLeadsPage(db, searchId, afterPosition, limit));
 }
 
+/** The leads of a search at these positions (a user's selection), in delivery order, suppressions blanked. */
+export async function leadsAt(db: DbOrTrx, searchId: string, positions: number[]): Promise<LeadRow[]> {
+  return withoutSuppressed(db, await db('leads').where({ search_id: searchId }).whereIn('position', positions).orderBy('position').select(LEAD_COLUMNS));
+}
+
+const LEAD_COLUMNS = [
+  'position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', 'removed', ...VERDICT_COLUMNS,
+];
+
 function storedLeadsPage(db: DbOrTrx, searchId: string, afterPosition: number, limit: number): Promise<LeadRow[]> {
   return db('leads')
     .where({ search_id: searchId })
     .andWhereBetween('position', [afterPosition + 1, afterPosition + limit])
     .orderBy('position')
     .limit(limit)
-    .select('position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', 'removed', ...VERDICT_COLUMNS);
+    .select(LEAD_COLUMNS);
 }
 
 export async function allLeads(db: DbOrTrx, searchId: string): Promise<Lead[]> {

@@ -2,7 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { App } from '@leadforge/kit';
 import { notFound, principalOf } from '@leadforge/kit';
-import { LEAD_VERDICT_COLUMNS, LEADS_CSV_COLUMNS, LeadSearchId, leadsExportFileName } from '@leadforge/contracts';
+import { LEADS_EXPORT_COLUMNS, exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit';
 import type { LeadsRuntime } from '../leadsRuntime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
@@ -10,8 +10,8 @@ import { eachLeadRow } from '../domain/eachLeadRow.ts';
 import { findOwnSearch } from '../domain/searchRecord.ts';
 
 /** The search's leads as CSV records, a page at a time. */
-async function* csvRecords(db: Db, searchId: string): AsyncGenerator<string[]> {
-  for await (const row of eachLeadRow(db, searchId)) yield csvRecord(row);
+async function* csvRecords(db: Db, searchId: string, positions: number[] | undefined): AsyncGenerator<string[]> {
+  for await (const row of eachLeadRow(db, searchId, positions)) yield csvRecord(row);
 }
 
 /**
@@ -21,17 +21,17 @@ async function* csvRecords(db: Db, searchId: string): AsyncGenerator<string[]> {
 export async function exportRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   app.get('/api/lead-searches/:id/export.csv', {
-    schema: { params: LeadSearchId },
+    schema: { params: LeadSearchId, querystring: LeadsExportQuery },
     preHandler: app.requireUser,
   }, async (request, reply) => {
     const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
     if (!search) throw notFound('Search not found');
     const fileName = leadsExportFileName(search.industry, search.location, search.created_at);
     // pipeline, not pipe: a database error mid-export ends the download instead of hanging it.
-    const csv = pipeline(Readable.from(csvRecords(db, search.id)), stringify({
+    const csv = pipeline(Readable.from(csvRecords(db, search.id, exportedLeadNumbers((request.query as LeadsExportQuery).leads))), stringify({
       bom: true,
       header: true,
-      columns: [...LEADS_CSV_COLUMNS, ...LEAD_VERDICT_COLUMNS.map(({ header }) => header)],
+      columns: LEADS_EXPORT_COLUMNS.map(({ header }) => header),
       record_delimiter: 'windows',
     }), (err) => {
       if (err) request.log.warn({ err, searchId: search.id }, 'CSV export ended early');

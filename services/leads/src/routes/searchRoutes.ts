@@ -1,5 +1,6 @@
+import type { Knex } from 'knex';
 import type { App } from '@leadforge/kit';
-import { conflict, emitEvent, notFound, principalOf } from '@leadforge/kit';
+import { badRequest, conflict, emitEvent, notFound, principalOf } from '@leadforge/kit';
 import {
   ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
 } from '@leadforge/contracts';
@@ -13,6 +14,21 @@ import { searchStartLimit } from '../domain/startRateLimit.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 const NOT_FOUND = 'Search not found';
+
+/** Escapes LIKE's wildcards, so a typed `%` or `_` matches itself. */
+const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** The history's filters: every word typed in the industry or location, the UTC day range (inclusive), the status. */
+function historyFilter(searches: Knex.QueryBuilder, { q, status, from, to }: LeadSearchHistoryQuery): Knex.QueryBuilder {
+  for (const word of (q ?? '').trim().split(/\s+/).filter(Boolean)) {
+    searches.where((either) => either.whereILike('industry', likePattern(word)).orWhereILike('location', likePattern(word)));
+  }
+  if (from && to && from > to) throw badRequest('from must be on or before to');
+  if (status) searches.where({ status });
+  if (from) searches.where('created_at', '>=', new Date(`${from}T00:00:00Z`));
+  if (to) searches.where('created_at', '<', new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000));
+  return searches;
+}
 
 export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
@@ -29,8 +45,9 @@ export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
     schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...errors } },
     preHandler: app.requireUser,
   }, async (request) => {
-    const { page = 1, page_size: pageSize = 20 } = request.query as LeadSearchHistoryQuery;
-    const mine = db('lead_searches').where({ user_id: principalOf(request).id }).whereNot({ status: 'reserving' });
+    const query = request.query as LeadSearchHistoryQuery;
+    const { page = 1, page_size: pageSize = 20 } = query;
+    const mine = historyFilter(db('lead_searches').where({ user_id: principalOf(request).id }).whereNot({ status: 'reserving' }), query);
     const [{ total }] = await mine.clone().count({ total: '*' });
     const rows: SearchRow[] = await mine.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .limit(pageSize).offset((page - 1) * pageSize);
