@@ -9,8 +9,11 @@ import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { apiClient, bearer } from './api.ts';
 import { freshDataDir } from './dataTemplate.ts';
 
-/** Which places the maps source answers with: the full fixture, one where exactly 12 businesses have contacts, or none (down). */
-export type SourceMode = 'full' | 'twelve' | 'down';
+/**
+ * Which places the maps source answers with: the full fixture, one where exactly 12 businesses have
+ * contacts, that one with two more businesses (a world that gains two: monitors), or none (down).
+ */
+export type SourceMode = 'full' | 'twelve' | 'fourteen' | 'down';
 
 export interface ProductAround {
   stack: RunningStack;
@@ -41,9 +44,11 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
   }
   // 13 sites, one of them without any contact: exactly 12 leads exist there.
-  const [web, twelve] = await Promise.all([
+  // The generated sites are the same for the same index, so 15 sites are those 13 and two more with contacts.
+  const [web, twelve, fourteen] = await Promise.all([
     startFixtureWeb({ sites: options.sites ?? 80, latencyMs: options.latencyMs }),
     startFixtureWeb({ sites: 13, latencyMs: options.latencyMs }),
+    startFixtureWeb({ sites: 15, latencyMs: options.latencyMs }),
   ]);
   let mode: SourceMode = 'full';
   const switchboard = http.createServer(async (req, res) => {
@@ -54,7 +59,7 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      const answer = await fetch((mode === 'twelve' ? twelve : web).origin + req.url, {
+      const answer = await fetch((mode === 'twelve' ? twelve : mode === 'fourteen' ? fourteen : web).origin + req.url, {
         method: req.method,
         headers: { 'content-type': String(req.headers['content-type'] ?? 'text/plain') },
         body: chunks.length ? Buffer.concat(chunks) : undefined,
@@ -122,7 +127,7 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     async close() {
       await stack.stop();
       await new Promise<void>((resolve) => switchboard.close(() => resolve()));
-      await Promise.all([web.close(), twelve.close()]);
+      await Promise.all([web.close(), twelve.close(), fourteen.close()]);
     },
   };
 }
