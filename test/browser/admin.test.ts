@@ -6,6 +6,7 @@ import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
+import { sidewaysOverflow } from '../support/accessibility.ts';
 
 const RUNNING = new Set<string>(SERVICE_DEFINITIONS.map((d) => d.name));
 const ADMIN = { name: 'Boss Admin', email: 'boss@example.com', password: 'secret123' };
@@ -174,6 +175,40 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await expect.poll(credits).toBe(before);
   });
 
+  it('opens one user from the Users tab: account, searches, purchases, refunds, credit ledger and API keys', async () => {
+    const pat = (await apiClient(stack.url)('POST', '/api/auth/login', { email: PLAIN.email, password: PLAIN.password })).body.access_token;
+    await apiClient(stack.url)('POST', '/api/api-keys', { name: 'Pat\'s spreadsheet' }, bearer(pat));
+    await page.getByTestId(`user-row-${PLAIN.email}`).getByRole('link', { name: PLAIN.name }).click();
+    await page.getByRole('heading', { name: PLAIN.name, level: 2 }).waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('users');
+    const part = (id: string) => page.getByTestId(`user-detail-${id}`);
+    await part('api-keys').getByText('Pat\'s spreadsheet').waitFor();
+    expect(await part('searches').innerText()).toContain('No finished searches yet.');
+    expect(await part('refunds').innerText()).toContain('No refunds.');
+    if (RUNNING.has('billing')) {
+      const purchases = await part('purchases').innerText();
+      expect(purchases).toMatch(/GROWTH[\s\S]*\$49\.00/);
+      expect(purchases).toContain('STARTER');
+      // The +10 and -10 of the test before, newest first, after the purchases' grants.
+      const ledger = await part('ledger').locator('li').allInnerTexts();
+      expect(ledger[0]).toMatch(/^-10/);
+      expect(ledger[1]).toMatch(/^\+10/);
+      expect(ledger.some((line) => line.includes('+330'))).toBe(true);
+    }
+    await screenshot(page, 'admin-user-detail');
+    // It survives a reload (the user is in the URL), and reads on a phone without sideways scrolling.
+    await page.reload();
+    await part('api-keys').getByText('Pat\'s spreadsheet').waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow(page)).toBe(0);
+    await screenshot(page, 'admin-user-detail-phone');
+    await page.getByRole('button', { name: '← All users' }).click();
+    await page.getByRole('heading', { name: /^Users \(\d+\)$/ }).waitFor();
+    expect(await sidewaysOverflow(page)).toBe(0);
+    await screenshot(page, 'admin-users-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('shows the proxy tab: statistics, usage, quota, reset, payment provider and the scraper test', async () => {
     await tab('Decodo Stats').click();
     await page.getByRole('heading', { name: 'Decodo Proxy Statistics' }).waitFor();
@@ -293,6 +328,29 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
       await banner('alert', /billing/i).waitFor();
     }
     await screenshot(page, 'admin-credit-manager');
+  });
+
+  it('lists affiliate applications and runs the month\'s payout after a confirmation', async () => {
+    if (!RUNNING.has('affiliate')) return;
+    const api = apiClient(stack.url);
+    const pat = (await api('POST', '/api/auth/login', { email: PLAIN.email, password: PLAIN.password })).body.access_token;
+    expect((await api('POST', '/api/affiliate/apply', { name: 'Pat Partner', email: 'pat.paypal@example.com', website: 'pat-blog.example.com', message: 'I run a newsletter for agencies.' }, bearer(pat))).status).toBe(201);
+    await tab('Affiliates').click();
+    const applications = page.getByTestId('application-list');
+    await applications.getByText('Pat Partner').waitFor();
+    expect(await applications.innerText()).toContain('I run a newsletter for agencies.');
+    expect(await applications.innerText()).toContain('https://pat-blog.example.com/');
+    await page.getByText('No payouts yet').waitFor();
+    const period = new Date().toISOString().slice(0, 7);
+    await page.getByRole('button', { name: `Run payout for ${period}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Run the payout for ${period}?` });
+    await dialog.waitFor();
+    await viewportShot('admin-payout-confirm');
+    await dialog.getByRole('button', { name: 'Run payout' }).click();
+    await banner('status', `Nobody is due a payout for ${period}.`).waitFor();
+    await page.getByTestId('payout-list').getByText(period).waitFor();
+    expect(await page.getByTestId('payout-list').innerText()).toContain('Nobody due');
+    await screenshot(page, 'admin-affiliates');
   });
 
   it('loses the panel at once when the admin is demoted by another admin', async () => {

@@ -92,12 +92,15 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', path: '/api/affiliate/referral-visits', service: 'affiliate', access: 'public' },
   { method: 'GET', path: '/api/admin/affiliate-payouts', service: 'affiliate', access: 'admin' },
   { method: 'POST', path: '/api/admin/affiliate-payouts', service: 'affiliate', access: 'admin' },
+  { method: 'PUT', path: '/api/affiliate/payout-email', service: 'affiliate', access: 'user' },
+  { method: 'GET', path: '/api/admin/affiliate-applications', service: 'affiliate', access: 'admin' },
 
   { method: 'POST', path: '/api/contact', service: 'contact', access: 'public' },
   { method: 'GET', path: '/api/contact/config', service: 'contact', access: 'public' },
 
   { method: 'GET', path: '/api/admin/enhanced-stats', service: 'admin', access: 'admin' },
   { method: 'GET', path: '/api/admin/activity-logs', service: 'admin', access: 'admin' },
+  { method: 'GET', path: '/api/admin/users/:id', service: 'admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/update-credits', service: 'admin', access: 'admin' },
   { method: 'POST', path: '/api/admin/user-action', service: 'admin', access: 'admin' },
 ];

@@ -35,7 +35,7 @@ for (const kind of kinds) {
 
     it('refuses every admin route of the route table without a token (401) and for a user (403), directly at the service', async () => {
       const own = ROUTES.filter((r) => r.service === 'admin');
-      expect(own.length).toBe(4);
+      expect(own.length).toBe(5);
       for (const route of own) {
         const body = route.method === 'POST' ? { user_id: ada.id, credits_change: 1 } : undefined;
         expect({ route: route.path, status: (await h.call(route.method, route.path, body)).status }).toEqual({ route: route.path, status: 401 });
@@ -96,6 +96,23 @@ for (const kind of kinds) {
       expect(body.users).toBeUndefined();
       const refunds = await h.call('GET', '/api/admin/activity-logs?type=refund', undefined, asRoot());
       expect(refunds.body).toMatchObject({ total: 1, logs: [{ type: 'refund', details: { amount: 19, credits: 100, purchase_id: 'pur-2' } }] });
+    });
+
+    it('shows one user: searches and purchases from the read models; a section whose owner cannot answer is null, and says why', async () => {
+      const res = await h.call('GET', `/api/admin/users/${ada.id}`, undefined, asRoot());
+      expect(res.status).toBe(200);
+      expect(res.body.user).toMatchObject({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
+      expect(res.body.searches).toEqual([expect.objectContaining({ search_id: 'search-1', results_count: 7, credits_used: 7 })]);
+      expect(res.body.purchases.map((p: { id: string }) => p.id)).toEqual(['pur-2', 'pur-1']);
+      expect(res.body.purchases[0]).toMatchObject({ plan_id: 'starter', amount: 19, credits: 100, refunded_amount: 19 });
+      expect(res.body.purchases[0].refunded_at).toEqual(expect.any(String));
+      expect(res.body.purchases[1]).toMatchObject({ refunded_amount: 0, refunded_at: null });
+      // The stand-ins serve neither billing's account data nor auth's key list: those two sections say so.
+      expect(res.body.ledger).toBeNull();
+      expect(res.body.api_keys).toBeNull();
+      expect(res.body.unavailable.map((line: string) => line.split(':')[0]).sort()).toEqual(['API keys', 'Credit ledger']);
+      expect((await h.call('GET', `/api/admin/users/${MISSING_USER}`, undefined, asRoot())).body).toMatchObject({ detail: 'User not found' });
+      expect((await h.call('GET', `/api/admin/users/${ada.id}`, undefined, bearer(ada.token))).status).toBe(403);
     });
 
     it('adjusts credits through billing, and the read model shows the new balance at once', async () => {

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { AdminUser } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { adminKeys, fetchEnhancedStats, userAction, type StatsQuery, type UserAction } from './adminApi';
@@ -81,7 +82,7 @@ export function UserManagementTab({ currentUserId, onChanged }: { currentUserId:
           <p className="muted">{searched || role !== 'all' ? 'No users match this search' : 'No users yet'}</p>
         ) : (
           <div className="admin-table-wrap">
-            <table className="admin-table">
+            <table className="admin-table admin-table-cards">
               <thead>
                 <tr><th scope="col">User Info</th><th scope="col">Role</th><th scope="col">Credits</th><th scope="col">Joined</th><th scope="col">Actions</th></tr>
               </thead>
@@ -93,15 +94,15 @@ export function UserManagementTab({ currentUserId, onChanged }: { currentUserId:
                     <tr key={user.id} data-testid={`user-row-${user.email}`}>
                       <td>
                         <div className="admin-user-info">
-                          <strong>{user.name}{self ? ' (you)' : ''}</strong>
-                          <span className="muted">{user.email}</span>
+                          <strong><Link to={`/admin?tab=users&user=${encodeURIComponent(user.id)}`}>{user.name}</Link>{self ? ' (you)' : ''}</strong>
+                          <span className="muted admin-break">{user.email}</span>
                           {user.status === 'inactive' && <span className="admin-badge admin-badge-danger">Inactive</span>}
                         </div>
                       </td>
-                      <td><RoleBadge role={user.role} /></td>
-                      <td className="admin-num">{whole(user.credits)}</td>
-                      <td>{date(user.created_at)}</td>
-                      <td>
+                      <td data-label="Role"><RoleBadge role={user.role} /></td>
+                      <td data-label="Credits" className="admin-num">{whole(user.credits)}</td>
+                      <td data-label="Joined">{date(user.created_at)}</td>
+                      <td data-label="Actions">
                         <div className="admin-actions">
                           <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, QUICK_CREDITS)} title="Add 10 credits">
                             {rowBusy && pending?.action === QUICK_CREDITS ? '...' : '+10'}

@@ -1,5 +1,6 @@
 import type {
-  ActivityLogsResponse, AdminActionResponse, EnhancedStatsResponse, MessageBody,
+  ActivityLogsResponse, AdminActionResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
+  PayoutBatch, PayoutBatchesResponse,
   PaypalConfigResponse, ProxyStatsResponse, UsageStatsResponse,
 } from '@leadforge/contracts';
 import { api } from '../api/client';
@@ -21,7 +22,11 @@ export const adminKeys = {
   stats: (query: StatsQuery) => ['admin', 'enhanced-stats', query] as const,
   activityAll: ['admin', 'activity-logs'] as const,
   activity: (query: ActivityQuery) => ['admin', 'activity-logs', query] as const,
+  // Under statsAll: a change to a user from the list marks their open view stale too.
+  user: (id: string) => ['admin', 'enhanced-stats', 'user', id] as const,
   proxyStats: ['admin', 'decodo-stats'] as const,
+  affiliateApplications: (page: number) => ['admin', 'affiliate-applications', page] as const,
+  payouts: ['admin', 'affiliate-payouts'] as const,
   proxyUsage: ['admin', 'decodo-usage'] as const,
   paypalConfig: ['admin', 'paypal-config'] as const,
 };
@@ -40,6 +45,10 @@ export async function fetchEnhancedStats({ include, ...rest }: StatsQuery): Prom
   const params: Record<string, string | number> = { include: include.join(',') };
   for (const [key, value] of Object.entries(rest)) if (value !== undefined && value !== '') params[key] = value;
   return (await api.get<EnhancedStatsResponse>('/api/admin/enhanced-stats', { params })).data;
+}
+
+export async function fetchUserDetail(userId: string): Promise<AdminUserDetailResponse> {
+  return (await api.get<AdminUserDetailResponse>(`/api/admin/users/${encodeURIComponent(userId)}`)).data;
 }
 
 export async function fetchActivityLogs(params: ActivityQuery): Promise<ActivityLogsResponse> {
@@ -92,4 +101,17 @@ export interface ScrapeResult {
 
 export async function scrapeUrl(url: string): Promise<ScrapeResult> {
   return (await api.post<ScrapeResult>('/api/scrape', { url })).data;
+}
+
+export async function fetchAffiliateApplications(page: number, pageSize: number): Promise<AffiliateApplicationsResponse> {
+  return (await api.get<AffiliateApplicationsResponse>('/api/admin/affiliate-applications', { params: { page, page_size: pageSize } })).data;
+}
+
+export async function fetchPayoutBatches(): Promise<PayoutBatchesResponse> {
+  return (await api.get<PayoutBatchesResponse>('/api/admin/affiliate-payouts')).data;
+}
+
+/** Runs (or resumes) the month's payout batch; the server pays each referrer once per month whatever the retries. */
+export async function runPayoutBatch(period: string): Promise<PayoutBatch> {
+  return (await api.post<PayoutBatch>('/api/admin/affiliate-payouts', { period })).data;
 }

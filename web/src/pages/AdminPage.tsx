@@ -5,6 +5,7 @@ import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { isAdmin } from '../auth/user';
 import { ActivityLogsTab } from '../admin/ActivityLogsTab';
+import { AffiliatesTab } from '../admin/AffiliatesTab';
 import { adminKeys, fetchEnhancedStats, type StatsQuery } from '../admin/adminApi';
 import { AdminTabs, isAdminTab, type AdminTabId } from '../admin/AdminTabs';
 import { ContactFormsTab } from '../admin/ContactFormsTab';
@@ -14,6 +15,7 @@ import { NoticesContext, type Notices } from '../admin/notices';
 import { OptOutsTab } from '../admin/OptOutsTab';
 import { OverviewTab } from '../admin/OverviewTab';
 import { ProxyStatsTab } from '../admin/ProxyStatsTab';
+import { UserDetailView } from '../admin/UserDetailView';
 import { UserManagementTab } from '../admin/UserManagementTab';
 import '../admin/admin.css';
 
@@ -26,6 +28,8 @@ export function AdminPage() {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const tab: AdminTabId = isAdminTab(tabParam) ? tabParam : 'overview';
+  // The Users tab opens one user at /admin?tab=users&user=<id>, so the view survives a reload and Back.
+  const openUser = tab === 'users' ? params.get('user') : null;
   const [success, setSuccess] = useState('');
   const [error, setError] = useState('');
   const queryClient = useQueryClient();
@@ -86,12 +90,15 @@ export function AdminPage() {
                   </button>
                 </div>
               ))}
-              {tab === 'users' && <UserManagementTab currentUserId={user.id} onChanged={changed} />}
+              {tab === 'users' && (openUser
+                ? <UserDetailView userId={openUser} onBack={() => setParams({ tab: 'users' })} />
+                : <UserManagementTab currentUserId={user.id} onChanged={changed} />)}
               {tab === 'decodo' && <ProxyStatsTab />}
               {tab === 'activity' && <ActivityLogsTab />}
               {tab === 'contacts' && <ContactFormsTab />}
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
               {tab === 'opt-outs' && <OptOutsTab />}
+              {tab === 'affiliates' && <AffiliatesTab />}
             </div>
           </>
         )}

@@ -168,3 +168,63 @@ export const ActivityLogsResponse = Type.Object({
   total: Type.Integer(),
 });
 export type ActivityLogsResponse = Static<typeof ActivityLogsResponse>;
+
+export const AdminUserParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export type AdminUserParams = Static<typeof AdminUserParams>;
+
+/** A finished search of the user, as `search.completed` reported it. */
+export const AdminUserSearch = Type.Object({
+  search_id: Type.Union([Type.String(), Type.Null()]),
+  results_count: Type.Integer(),
+  credits_used: Type.Integer(),
+  completed_at: Type.String(),
+});
+
+/** A purchase of the user; `refunded_amount` > 0 once refunded (in part or whole). */
+export const AdminUserPurchase = Type.Object({
+  id: Type.String(),
+  plan_id: Type.String(),
+  amount: Type.Number(),
+  credits: Type.Integer(),
+  completed_at: Type.String(),
+  refunded_amount: Type.Number(),
+  refunded_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** One line of billing's credit ledger: every change of the balance, with why. */
+export const AdminLedgerEntry = Type.Object({
+  id: Type.Union([Type.String(), Type.Integer()]),
+  delta: Type.Integer(),
+  balance_after: Type.Integer(),
+  reason: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+
+export const AdminUserApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  created_at: Type.String(),
+  last_used_at: Type.Union([Type.String(), Type.Null()]),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+/**
+ * GET /api/admin/users/:id: one user as the Users tab opens them. Searches, purchases and refunds
+ * come from admin's read models; the ledger from billing and the API keys from auth, which own them.
+ * A section whose owner does not answer is null, and `unavailable` says which and why: the rest still shows.
+ */
+export const AdminUserDetailResponse = Type.Object({
+  user: AdminUser,
+  /** Newest first, at most 100. */
+  searches: Type.Array(AdminUserSearch),
+  /** Newest first, at most 100; refunded ones included. */
+  purchases: Type.Array(AdminUserPurchase),
+  /** Newest first, at most 100. */
+  ledger: Type.Union([Type.Array(AdminLedgerEntry), Type.Null()]),
+  /** The keys that still work. */
+  api_keys: Type.Union([Type.Array(AdminUserApiKey), Type.Null()]),
+  unavailable: Type.Array(Type.String()),
+});
+export type AdminUserDetailResponse = Static<typeof AdminUserDetailResponse>;

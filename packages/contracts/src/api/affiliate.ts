@@ -10,12 +10,32 @@ export const REFERRAL_WINDOW_DAYS = 60;
 /** A commission is held for the refund window before it can be paid out. */
 export const COMMISSION_HOLD_DAYS = 7;
 
+/** An application as its applicant and the admins see it; nobody needs one to earn (every account has a link). */
+export const AffiliateApplication = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  website: Type.Union([Type.String(), Type.Null()]),
+  message: Type.Union([Type.String(), Type.Null()]),
+  submitted_at: Type.String(),
+});
+export type AffiliateApplication = Static<typeof AffiliateApplication>;
+
+/** Where payouts go: the address the affiliate set, else their latest application's, else their account's. */
+export const PayoutAddress = Type.Object({
+  payout_email: Type.String(),
+  payout_email_source: Type.Union([Type.Literal('set'), Type.Literal('application'), Type.Literal('account')]),
+});
+
 export const AffiliateStatsResponse = Type.Object({
   total_referrals: Type.Integer(),
   /** Dollars earned and not reversed: pending + payable + paid. */
   total_commissions: Type.Number(),
   referral_code: Type.String(),
   referral_link: Type.String(),
+  ...PayoutAddress.properties,
+  /** The caller's latest application, or null when they have not applied. */
+  application: Type.Union([AffiliateApplication, Type.Null()]),
 });
 export type AffiliateStatsResponse = Static<typeof AffiliateStatsResponse>;
 
@@ -111,3 +131,21 @@ export const PayoutBatch = Type.Object({
 export type PayoutBatch = Static<typeof PayoutBatch>;
 
 export const PayoutBatchesResponse = Type.Object({ batches: Type.Array(PayoutBatch) });
+export type PayoutBatchesResponse = Static<typeof PayoutBatchesResponse>;
+
+/** PUT /api/affiliate/payout-email: the PayPal account commissions are paid to. */
+export const PayoutEmailRequest = Type.Object({
+  paypal_email: Type.String({ minLength: 1, maxLength: 254, format: 'email', errorMessage: { minLength: 'Please enter your PayPal email address', format: 'Please enter a valid email address', maxLength: 'Email is too long' } }),
+}, { additionalProperties: false, errorMessage: { required: 'Please enter your PayPal email address' } });
+export type PayoutEmailRequest = Static<typeof PayoutEmailRequest>;
+
+/** Admin: GET /api/admin/affiliate-applications, newest first. */
+export const AffiliateApplicationsQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+}, { additionalProperties: false });
+export const AffiliateApplicationsResponse = Type.Object({
+  applications: Type.Array(Type.Object({ ...AffiliateApplication.properties, user_id: Type.Union([Type.String(), Type.Null()]) })),
+  page: Type.Object({ page: Type.Integer(), page_size: Type.Integer(), total: Type.Integer() }),
+});
+export type AffiliateApplicationsResponse = Static<typeof AffiliateApplicationsResponse>;

@@ -1,17 +1,18 @@
 import type { App, ServiceContext } from '@leadforge/kit';
 import {
-  ActivityLogsQuery, ActivityLogsResponse, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
+  ActivityLogsQuery, ActivityLogsResponse, AdminUserDetailResponse, AdminUserParams, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
   type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS,
 } from '@leadforge/contracts';
 import { listActivity } from '../domain/activityFeed.ts';
 import { listContactSubmissions } from '../domain/contactSubmissions.ts';
 import { overviewStats } from '../domain/overviewStats.ts';
 import { listUsers, type UserFilter } from '../domain/userDirectory.ts';
+import { userProfile } from '../domain/userProfile.ts';
 
 type Section = (typeof STATS_SECTIONS)[number];
 const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
-/** The panel's read side: everything here comes from the read models, never from another service. */
+/** The panel's read side: the read models, and for one user's ledger and API keys their owners' internal routes. */
 export async function statsRoutes(app: App, ctx: ServiceContext): Promise<void> {
   app.get('/api/admin/enhanced-stats', {
     schema: { querystring: EnhancedStatsQuery, response: { 200: EnhancedStatsResponse, ...ERRORS } },
@@ -39,4 +40,9 @@ export async function statsRoutes(app: App, ctx: ServiceContext): Promise<void> 
     const q = request.query as ActivityLogsQuery;
     return listActivity(ctx.db, { type: q.type as ActivityType | undefined, limit: q.limit ?? 50, cursor: q.cursor });
   });
+
+  app.get('/api/admin/users/:id', {
+    schema: { params: AdminUserParams, response: { 200: AdminUserDetailResponse, 404: ErrorBody, ...ERRORS } },
+    onRequest: app.requireAdmin,
+  }, async (request) => userProfile(ctx, (request.params as AdminUserParams).id));
 }

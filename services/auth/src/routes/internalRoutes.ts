@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '@leadforge/kit';
 import { internalGuard, notFound } from '@leadforge/kit';
-import { SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
+import { ApiKeyList, SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
+import { listApiKeys } from '../domain/apiKeys.ts';
 import { findStanding, setRole, setStatus } from '../domain/users.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
@@ -18,6 +19,11 @@ export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
     if (!standing) throw notFound('User not found', 'user_not_found');
     return standing;
   });
+
+  // The admin panel's per-user view lists a user's working keys (never their secrets).
+  app.get('/internal/users/:id/api-keys', { schema: { params: UserParams, response: { 200: ApiKeyList } }, preHandler: guard }, async (request) => (
+    { keys: await listApiKeys(rt.ctx.db, (request.params as { id: string }).id) }
+  ));
 
   app.post('/internal/users/:id/role', { schema: { params: UserParams, body: SetRoleRequest }, preHandler: guard }, async (request) => {
     const { role, actor_id } = request.body as { role: Role; actor_id?: string };
