@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { sidewaysOverflow } from '../support/accessibility.ts';
 
 /** A full-page shot from the top, so the sticky header sits where a person sees it. */
 async function shot(page: Page, name: string) {
@@ -114,7 +115,21 @@ describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs De
     }
   });
 
-  it('validates the application form, shows the server\'s refusal, then succeeds and clears the form', async () => {
+  it('shows the fallback when the application cannot reach the server', async () => {
+    await page.route('**/api/affiliate/apply', (route) => route.abort('connectionrefused'));
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Submit Application' }) });
+    await form.getByLabel('Name *').fill('Ada Affiliate');
+    await form.getByLabel('Email *').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Application failed. Please try again.' }).waitFor();
+    await page.unroute('**/api/affiliate/apply');
+    await form.getByLabel('Name *').fill('');
+    await form.getByLabel('Email *').fill('');
+  });
+
+  it('says applying is optional, validates the form, shows the server\'s refusal, then shows the application\'s status instead of the form', async () => {
+    expect(await page.getByTestId('no-application-needed').textContent()).toContain('No application needed');
+    expect(await page.getByTestId('payout-email').textContent()).toContain('ada.affiliate@example.com');
     const form = page.locator('form', { has: page.getByRole('button', { name: 'Submit Application' }) });
     await page.getByRole('button', { name: 'Submit Application' }).click();
     await form.getByRole('alert').filter({ hasText: 'Please fill in all required fields' }).waitFor();
@@ -129,18 +144,33 @@ describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs De
     await form.getByLabel('Website').fill('ada-blog.example.com');
     await form.getByLabel('Message').fill('I write about B2B sales.');
     await page.getByRole('button', { name: 'Submit Application' }).click();
-    await form.getByRole('status').filter({ hasText: 'Thank you for applying, Ada Affiliate!' }).waitFor();
-    for (const label of ['Name *', 'Email *', 'Website', 'Message']) expect(await form.getByLabel(label).inputValue()).toBe('');
+    const status = page.getByTestId('application-status');
+    await status.getByRole('status').filter({ hasText: 'Thank you for applying, Ada Affiliate!' }).waitFor();
+    expect(await status.textContent()).toContain('Application received');
+    expect(await status.textContent()).toContain('ada.paypal@example.com');
+    expect(await page.getByRole('button', { name: 'Submit Application' }).count()).toBe(0);
+    // Until an address is set, payouts go to the application's email, and the page says so.
+    await expect.poll(() => page.getByTestId('payout-email').textContent()).toContain('ada.paypal@example.com');
     await shot(page, 'affiliate-application-sent');
+    await page.reload();
+    await status.getByText('Application received').waitFor();
+    expect(await page.getByRole('button', { name: 'Submit Application' }).count()).toBe(0);
   });
 
-  it('shows the fallback when the application cannot reach the server', async () => {
-    await page.route('**/api/affiliate/apply', (route) => route.abort('connectionrefused'));
-    const form = page.locator('form', { has: page.getByRole('button', { name: 'Submit Application' }) });
-    await form.getByLabel('Name *').fill('Ada Affiliate');
-    await form.getByLabel('Email *').fill('ada@example.com');
-    await page.getByRole('button', { name: 'Submit Application' }).click();
-    await form.getByRole('alert').filter({ hasText: 'Application failed. Please try again.' }).waitFor();
-    await page.unroute('**/api/affiliate/apply');
+  it('sets the PayPal payout address explicitly, refusing one that is not an email address', async () => {
+    const field = page.getByLabel('PayPal email for payouts');
+    await field.fill('not-an-address');
+    await page.getByRole('button', { name: 'Save PayPal email' }).click();
+    await page.locator('.payout-email-card').getByRole('alert').filter({ hasText: 'Please enter a valid email address' }).waitFor();
+    await field.fill('ada.payouts@example.com');
+    await page.getByRole('button', { name: 'Save PayPal email' }).click();
+    await page.locator('.payout-email-card').getByRole('status').filter({ hasText: 'Payouts now go to ada.payouts@example.com.' }).waitFor();
+    await expect.poll(() => page.getByTestId('payout-email').textContent()).toContain('ada.payouts@example.com (the address you set)');
+    expect((await api('GET', '/api/affiliate/stats', undefined, bearer(ada.token))).body).toMatchObject({ payout_email: 'ada.payouts@example.com', payout_email_source: 'set' });
+    await shot(page, 'affiliate-payout-email-set');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow(page)).toBe(0);
+    await shot(page, 'affiliate-page-applied-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

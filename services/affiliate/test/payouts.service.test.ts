@@ -174,6 +174,25 @@ for (const kind of kinds) {
       expect(await runBatch(future)).toEqual({ status: 400, body: { detail: 'A payout cannot run for a future month', code: 'future_period' } });
       expect((await runBatch('2026-13')).body.detail).toBe('period must be a month written YYYY-MM');
     });
+
+    it('pays to the PayPal address the referrer set over their application\'s email, and lists applications to admins only', async () => {
+      const r4 = await referrerWithSales('Chooser', agency(6), 8);
+      await call('POST', '/api/affiliate/apply', { name: 'Chooser', email: 'chooser-application@example.com', website: 'chooser.example.com' }, auth.bearer(r4.referrer));
+      expect((await call('GET', '/api/affiliate/stats', undefined, auth.bearer(r4.referrer))).body).toMatchObject({
+        payout_email: 'chooser-application@example.com', payout_email_source: 'application',
+        application: { name: 'Chooser', email: 'chooser-application@example.com', website: 'https://chooser.example.com/', message: null },
+      });
+      expect((await call('PUT', '/api/affiliate/payout-email', { paypal_email: 'not-an-address' }, auth.bearer(r4.referrer))).body.detail).toBe('Please enter a valid email address');
+      expect((await call('PUT', '/api/affiliate/payout-email', { paypal_email: 'x@example.com' })).status).toBe(401);
+      const set = await call('PUT', '/api/affiliate/payout-email', { paypal_email: ' Chooser-PayPal@Example.com ' }, auth.bearer(r4.referrer));
+      expect(set).toEqual({ status: 200, body: { payout_email: 'chooser-paypal@example.com', payout_email_source: 'set' } });
+      const batch = (await runBatch(periodAgo(4))).body;
+      expect(batch.items).toContainEqual(expect.objectContaining({ referrer_id: r4.referrer.id, receiver: 'chooser-paypal@example.com', amount: 59.4 }));
+
+      const listed = await call('GET', '/api/admin/affiliate-applications?page_size=1', undefined, auth.bearer(admin));
+      expect(listed.body).toMatchObject({ page: { page: 1, page_size: 1, total: 2 }, applications: [{ name: 'Chooser', email: 'chooser-application@example.com', user_id: r4.referrer.id }] });
+      expect((await call('GET', '/api/admin/affiliate-applications', undefined, auth.bearer(r4.referrer))).status).toBe(403);
+    });
   });
 }
 

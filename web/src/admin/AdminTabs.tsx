@@ -8,6 +8,7 @@ export const ADMIN_TABS = [
   { id: 'contacts', label: 'Contact Forms' },
   { id: 'credits', label: 'Credit Manager' },
   { id: 'opt-outs', label: 'Opt-outs' },
+  { id: 'affiliates', label: 'Affiliates' },
 ] as const;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]['id'];

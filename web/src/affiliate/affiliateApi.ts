@@ -43,3 +43,9 @@ export async function rememberReferral(code: string): Promise<void> {
   const { data } = await api.post<ReferralVisitResponse>('/api/affiliate/referral-visits', { code });
   document.cookie = referralCookie(data.referral_token, data.max_age_seconds, window.location.protocol === 'https:');
 }
+
+/** Sets the PayPal address commissions are paid to; resolves to where payouts now go. */
+export async function savePayoutEmail(paypalEmail: string): Promise<Pick<AffiliateStats, 'payout_email' | 'payout_email_source'>> {
+  const { data } = await api.put<Pick<AffiliateStats, 'payout_email' | 'payout_email_source'>>('/api/affiliate/payout-email', { paypal_email: paypalEmail.trim() });
+  return data;
+}

@@ -5,6 +5,7 @@ import { affiliateKeys, fetchAffiliateStats } from '../affiliate/affiliateApi';
 import { ApplicationForm } from '../affiliate/ApplicationForm';
 import { CommissionsPanel } from '../affiliate/CommissionsPanel';
 import { CommissionTable } from '../affiliate/CommissionTable';
+import { PayoutEmailCard } from '../affiliate/PayoutEmailCard';
 import { ProgrammeBenefits } from '../affiliate/ProgrammeBenefits';
 import '../affiliate/affiliate.css';
 
@@ -28,6 +29,9 @@ export function AffiliatePage() {
             Recommend Leadforge to agencies, sales teams and founders. You get 10% of every credit pack they buy, paid monthly
             through PayPal.
           </p>
+          <p className="hero-lead" data-testid="no-application-needed">
+            No application needed: every account has its referral link, and it earns from the first sale.
+          </p>
         </div>
       </header>
       <div className="container affiliate-body">
@@ -35,12 +39,13 @@ export function AffiliatePage() {
           <>
             <AffiliateDashboard stats={stats} />
             <CommissionsPanel />
+            <PayoutEmailCard stats={stats} />
           </>
         )}
         <ProgrammeBenefits />
         <CommissionTable />
         <div className="affiliate-columns">
-          <ApplicationForm />
+          <ApplicationForm application={stats?.application} />
           <AffiliateFaq />
         </div>
       </div>

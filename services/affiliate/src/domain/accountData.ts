@@ -21,6 +21,7 @@ export async function accountData(db: Db, userId: string, email: string) {
   return {
     referral_code: affiliate?.referral_code ?? null,
     affiliate_since: iso(affiliate?.created_at ?? null),
+    payout_paypal_email: affiliate?.paypal_email ?? null,
     referred_by: referredBy ? { referral_code: referredBy.referral_code, status: referredBy.status, registered_at: iso(referredBy.registered_at) } : null,
     referrals: referrals.map((r) => ({ status: r.status, visited_at: iso(r.visited_at), registered_at: iso(r.registered_at) })),
     commissions: commissions.map((c) => ({

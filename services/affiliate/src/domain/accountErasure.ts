@@ -9,7 +9,7 @@ import { EMAIL_SHA256_SQL } from '@leadforge/contracts';
  * PayPal address of payouts already sent (a batch still being submitted keeps it until it is).
  */
 export async function eraseAccount(trx: Knex.Transaction, userId: string, emailSha256?: string): Promise<void> {
-  await trx('affiliates').where({ user_id: userId }).update({ name: '', email: '', canonical_email: `deleted:${userId}` });
+  await trx('affiliates').where({ user_id: userId }).update({ name: '', email: '', canonical_email: `deleted:${userId}`, paypal_email: null });
   await trx('affiliate_applications').where({ user_id: userId }).update({ name: '', email: '', website: null, message: null, remote_ip: null });
   if (!emailSha256) return;
   await trx('affiliate_applications').whereNull('user_id').whereRaw(`${EMAIL_SHA256_SQL} = ?`, [emailSha256]).delete();

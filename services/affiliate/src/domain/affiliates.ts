@@ -8,6 +8,8 @@ export interface AffiliateRow {
   name: string;
   email: string;
   canonical_email: string;
+  /** The PayPal account the affiliate chose for payouts, if they did. */
+  paypal_email: string | null;
   created_at: Date;
 }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { payoutAddress } from './applications.ts';
 import type { Logger } from 'pino';
 import { MINIMUM_PAYOUT_USD, type PayoutBatch } from '@leadforge/contracts';
 import type { PayoutsProvider } from '../paypal/payoutsProvider.ts';
@@ -77,12 +78,8 @@ async function allocate(trx: Knex.Transaction, batchId: string): Promise<number>
   return items;
 }
 
-/** The PayPal account to pay: the email of the referrer's latest application, else their account email. */
 async function payoutEmail(trx: Knex.Transaction, referrerId: string): Promise<string> {
-  const application = await trx('affiliate_applications').where({ user_id: referrerId }).orderBy('created_at', 'desc').first();
-  if (application) return application.email;
-  const affiliate = await trx('affiliates').where({ user_id: referrerId }).first();
-  return affiliate.email;
+  return (await payoutAddress(trx, referrerId)).payout_email;
 }
 
 async function submit(db: Knex, provider: PayoutsProvider, batch: BatchRow, log: Logger): Promise<void> {

@@ -3,10 +3,10 @@ import type { App, Principal } from '@leadforge/kit';
 import { badRequest, notFound, principalOf, rateLimited } from '@leadforge/kit';
 import {
   AffiliateApplyRequest, AffiliateApplyResponse, AffiliateStatsResponse, CommissionsQuery, CommissionsResponse, ErrorBody,
-  REFERRAL_WINDOW_DAYS, ReferralVisitRequest, ReferralVisitResponse,
+  PayoutAddress, PayoutEmailRequest, REFERRAL_WINDOW_DAYS, ReferralVisitRequest, ReferralVisitResponse,
 } from '@leadforge/contracts';
 import { ensureAffiliate, findAffiliateByCode, referralLink } from '../domain/affiliates.ts';
-import { submitApplication } from '../domain/applications.ts';
+import { latestApplication, payoutAddress, setPayoutEmail, submitApplication } from '../domain/applications.ts';
 import { matureCommissions } from '../domain/commissions.ts';
 import { commissionStatement, referrerTotals } from '../domain/earnings.ts';
 import { toDollars } from '../domain/cents.ts';
@@ -49,13 +49,27 @@ export async function affiliateRoutes(app: App, rt: AffiliateRuntime): Promise<v
     preHandler: app.requireUser,
   }, async (request) => {
     const affiliate = await affiliateOf(request);
-    const totals = await referrerTotals(db, affiliate.user_id);
+    const [totals, address, application] = await Promise.all([
+      referrerTotals(db, affiliate.user_id), payoutAddress(db, affiliate.user_id), latestApplication(db, affiliate.user_id),
+    ]);
     return {
       total_referrals: totals.referrals,
       total_commissions: toDollars(totals.commissionsCents),
       referral_code: affiliate.referral_code,
       referral_link: referralLink(config.publicUrl, affiliate.referral_code),
+      ...address,
+      application,
     };
+  });
+
+  app.put('/api/affiliate/payout-email', {
+    schema: { body: PayoutEmailRequest, response: { 200: PayoutAddress, 400: ErrorBody, 401: ErrorBody } },
+    preValidation: trimStrings,
+    preHandler: app.requireUser,
+  }, async (request) => {
+    const affiliate = await affiliateOf(request);
+    await setPayoutEmail(db, affiliate.user_id, (request.body as PayoutEmailRequest).paypal_email);
+    return payoutAddress(db, affiliate.user_id);
   });
 
   app.get('/api/affiliate/commissions', {

@@ -1,11 +1,12 @@
 import type { App } from '@leadforge/kit';
 import { badRequest } from '@leadforge/kit';
-import { ErrorBody, PayoutBatch, PayoutBatchRequest, PayoutBatchesResponse } from '@leadforge/contracts';
+import { AffiliateApplicationsQuery, AffiliateApplicationsResponse, ErrorBody, PayoutBatch, PayoutBatchRequest, PayoutBatchesResponse } from '@leadforge/contracts';
+import { listApplications } from '../domain/applications.ts';
 import { recentBatches, runPayoutBatch } from '../domain/payouts.ts';
 import { payoutPeriod } from '../domain/payoutSchedule.ts';
 import type { AffiliateRuntime } from '../runtime.ts';
 
-/** Admin: the monthly PayPal payout of due commissions, and its history. */
+/** Admin: the monthly PayPal payout of due commissions, its history, and the affiliate applications. */
 export async function payoutRoutes(app: App, rt: AffiliateRuntime): Promise<void> {
   const { db, log } = rt.ctx;
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
@@ -23,5 +24,13 @@ export async function payoutRoutes(app: App, rt: AffiliateRuntime): Promise<void
     const period = (request.body as { period?: string } | undefined)?.period ?? current;
     if (period > current) throw badRequest('A payout cannot run for a future month', 'future_period');
     return runPayoutBatch(db, rt.payouts, period, log);
+  });
+
+  app.get('/api/admin/affiliate-applications', {
+    schema: { querystring: AffiliateApplicationsQuery, response: { 200: AffiliateApplicationsResponse, ...errors } },
+    preHandler: app.requireAdmin,
+  }, async (request) => {
+    const { page = 1, page_size = 20 } = request.query as { page?: number; page_size?: number };
+    return listApplications(db, page, page_size);
   });
 }
