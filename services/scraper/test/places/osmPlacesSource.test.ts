@@ -71,6 +71,18 @@ describe('OpenStreetMap places source', () => {
     expect(jamundi[0]).toMatchObject({ name: 'Angel Laboratorio', address: 'Calle 15 50, Jamundi', city: 'Jamundi', categories: ['hospital'] });
   });
 
+  it('asks Overpass for the boundary polygon itself (poly:), not its bounding box', async () => {
+    const fake = fixtureFetch({ [NOMINATIM]: [readFixture('nominatim', 'search-floresti-ro.geojson')], [OVERPASS]: [{ elements: [] }] });
+    const area = await createNominatimGeocoder(fake.fetchJson, NOMINATIM)('Florești');
+    const source = createOsmPlacesSource({ fetchJson: fake.fetchJson, overpassUrl: OVERPASS });
+    const found = await placesOf(source, { industry: 'dentists', location: 'Florești', limit: 10 }, area);
+    const ql = queryOf(fake.requests[1].init?.body);
+    expect(ql).toMatch(/nwr\["amenity"="dentist"\]\[name\]\(poly:"46\.720344 23\.391135 46\.719979 23\.391492 /);
+    expect(ql).not.toMatch(/\(46\.690039,23\.391135,46\.773654,23\.540552\)/);
+    // Fewer elements than asked for: Overpass has nothing more in the area.
+    expect(found.report.complete).toBe(true);
+  });
+
   it('searches names for industries it has no tags for', async () => {
     const { source, requests } = osmSource(readFixture('overpass', 'jamundi-hospitals.json'));
     await (source.search({ industry: 'Chimney Sweeps', location: 'Cape Elizabeth', limit: 5 }));
