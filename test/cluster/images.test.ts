@@ -10,22 +10,26 @@
  * checked too).
  */
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '@leadforge/stack';
-import { workspaceServices } from '../../deploy/workspaceServices.ts';
+import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
 
 const engine = process.env.IMAGE_ENGINE;
 const prefix = process.env.IMAGE_PREFIX ?? 'leadforge/';
 const tag = process.env.IMAGE_TAG ?? 'dev';
 const brokers = process.env.KAFKA_BROKERS;
 const internalToken = 'image-test-internal-token-0123456789';
-const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after `make service-images`)'
+const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after `npm run images` or `make service-images`)'
   : !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : '';
 
+// podman with the project's settings (runc, explicit limits), as `npm run images` builds with them.
+const engineEnv = engine === 'podman' && !process.env.CONTAINERS_CONF ? { ...process.env, CONTAINERS_CONF: path.join(REPO_ROOT, 'deploy/docker/containers.conf') } : process.env;
+
 function run(args: string[], timeout = 120_000) {
-  const result = spawnSync(engine!, args, { encoding: 'utf8', timeout });
+  const result = spawnSync(engine!, args, { encoding: 'utf8', timeout, env: engineEnv });
   return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '' };
 }
 
@@ -62,13 +66,15 @@ describe.skipIf(Boolean(skipReason))(`the service images${skipReason}`, () => {
       for (const devOnly of ['vitest', 'typescript', 'playwright-core', 'vite']) expect(listing.out.split(/\s+/)).not.toContain(devOnly);
       expect(listing.out).toContain('No such file');
       expect(listing.out).toContain(service);
-    });
+      // The target is under 250 MB; the size is reported rather than asserted (docs/cluster.md, "Images").
+      console.info(`${image}: ${(details.Size / 1e6).toFixed(0)} MB`);
+    }, 120_000);
 
     it(`${image}: in production without Kafka brokers it refuses to start, naming KAFKA_BROKERS`, () => {
       const refused = run(['run', '--rm', ...podFlags({ INTERNAL_TOKEN: internalToken, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '1' }), image]);
       expect(refused.status).toBe(2);
       expect(refused.out).toContain('Configuration error: KAFKA_BROKERS is required in production');
-    });
+    }, 120_000);
 
     it(`${image}: --migrate-only migrates its database and exits 0; then it serves read-only, answers its probes and stops cleanly on SIGTERM`, async () => {
       const database = await createFreshPostgres(`image_${service}`);
@@ -107,4 +113,44 @@ describe.skipIf(Boolean(skipReason))(`the service images${skipReason}`, () => {
       }
     }, 180_000);
   }
+});
+
+describe.skipIf(!engine)(`the web image${engine ? '' : ' (skipped: set IMAGE_ENGINE=docker or podman after `npm run images`)'}`, () => {
+  const image = `${prefix}web:${tag}`;
+
+  it(`${image}: non-root, a health check, the built SPA and nginx only (no Node, no sources)`, () => {
+    const inspected = run(['image', 'inspect', image]);
+    expect(inspected.status, `${inspected.out}\nbuild it first: npm run images`).toBe(0);
+    const [details] = JSON.parse(inspected.stdout);
+    expect(details.Config.User).toBe('101:101');
+    expect((details.Config.Healthcheck ?? details.Healthcheck)?.Test?.join(' ')).toContain('/healthz');
+    const listing = run(['run', '--rm', '--entrypoint', 'sh', image, '-c', 'ls /usr/share/nginx/html; command -v node npm || echo no-node; ls /app /src 2>&1 || true']);
+    expect(listing.status, listing.out).toBe(0);
+    expect(listing.out).toContain('index.html');
+    expect(listing.out).toContain('assets');
+    expect(listing.out).toContain('no-node');
+    expect(listing.out.match(/No such file/g)).toHaveLength(2);
+    console.info(`${image}: ${(details.Size / 1e6).toFixed(0)} MB`);
+  }, 120_000);
+
+  it(`${image}: serves read-only as uid 101: /healthz, the SPA on a client route, 404 for a missing asset; stops on SIGQUIT/SIGTERM`, async () => {
+    const port = await freePort();
+    const name = `leadforge-image-test-web-${port}`;
+    // nginx listens on 8080 in the container: published on a free loopback port rather than the host's 8080.
+    const started = run(['run', '-d', '--name', name, '--read-only', '--tmpfs', '/tmp', '-p', `127.0.0.1:${port}:8080`, image]);
+    expect(started.status, started.out).toBe(0);
+    try {
+      const health = await waitForOk(`http://127.0.0.1:${port}/healthz`, 60_000);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const page = await fetch(`http://127.0.0.1:${port}/credits`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      expect((await fetch(`http://127.0.0.1:${port}/assets/missing.js`)).status).toBe(404);
+      expect(run(['exec', name, 'id', '-u']).stdout.trim()).toBe('101');
+      const stopped = run(['stop', '-t', '30', name]);
+      expect(stopped.status, stopped.out).toBe(0);
+    } finally {
+      run(['rm', '-f', name]);
+    }
+  }, 120_000);
 });
