@@ -1,24 +1,6 @@
-import type { FetchJson, SearchContext } from './types.ts';
+import type { FetchJson, GeocodedArea, Position, SearchContext } from './types.ts';
 
-/** [longitude, latitude], as GeoJSON has it. */
-export type Position = [number, number];
-
-/** A geocoded search location: the area to search and what it tells about places in it. */
-export interface GeocodedArea {
-  south: number;
-  west: number;
-  north: number;
-  east: number;
-  /** What Nominatim calls it ("Würzburg"), or the location as typed. */
-  name: string;
-  /** The area is the boundary polygon Nominatim gave, or (a point, a street) its bounding box. */
-  boundary: 'polygon' | 'bbox';
-  /** With a polygon boundary: its polygons (GeoJSON MultiPolygon coordinates: rings of positions, the first the outer one). */
-  polygons?: Position[][][];
-  /** ISO 3166 alpha-2, upper case. */
-  country?: string;
-  city?: string;
-}
+export type { GeocodedArea, Position } from './types.ts';
 
 // A street address or a single building geocodes to a box a few metres wide; search around it.
 const MIN_SPAN_DEGREES = 0.02;

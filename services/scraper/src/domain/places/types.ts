@@ -1,5 +1,3 @@
-import type { GeocodedArea } from './nominatimGeocoder.ts';
-
 /** A business found by a places source, before its website is crawled. */
 export interface Place {
   /** Unique within its source: OSM "node/123", a Google place id, a Google Maps id from Decodo. */
@@ -64,3 +62,23 @@ export interface JsonRequestInit {
  * response arrived.
  */
 export type FetchJson = (url: string, init?: JsonRequestInit) => Promise<unknown>;
+
+/** [longitude, latitude], as GeoJSON has it. */
+export type Position = [number, number];
+
+/** A geocoded search location: the area to search and what it tells about places in it. */
+export interface GeocodedArea {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  /** What Nominatim calls it ("Würzburg"), or the location as typed. */
+  name: string;
+  /** The area is the boundary polygon Nominatim gave, or (a point, a street) its bounding box. */
+  boundary: 'polygon' | 'bbox';
+  /** With a polygon boundary: its polygons (GeoJSON MultiPolygon coordinates: rings of positions, the first the outer one). */
+  polygons?: Position[][][];
+  /** ISO 3166 alpha-2, upper case. */
+  country?: string;
+  city?: string;
+}
