@@ -92,6 +92,11 @@ describe.skipIf(!chromiumAvailable)('the Developers page and the API reference i
     await docs.locator('.opblock-summary-path', { hasText: '/api/lead-searches' }).first().waitFor();
     await docs.getByRole('button', { name: /Authorize/ }).first().waitFor();
     await screenshot(docs, 'developers-api-docs');
+    // Every operation says what it does (not its own method and path again), and the page leads back to the app.
+    const summaries = await docs.locator('.opblock-summary-description').allTextContents();
+    expect(summaries.length).toBeGreaterThan(20);
+    expect(summaries.filter((summary) => !summary.trim() || /^(GET|POST|PUT|PATCH|DELETE) \//.test(summary))).toEqual([]);
+    expect(await docs.getByRole('link', { name: '← Back to Leadforge' }).getAttribute('href')).toBe('/');
 
     // Try a call from the page with an API key.
     const login = await (await fetch(url('/api/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'margaret@example.com', password: 'apollo-11' }) })).json();

@@ -23,4 +23,15 @@ describe('the OpenAPI document (packages/contracts/src/openapi/openapi.json)', (
       expect(registered.some((r) => r.method === route.method && r.url === route.path), `${name}: no service registers it`).toBe(true);
     }
   });
+
+  it('gives every operation a summary of what it does, not its own method and path again', () => {
+    const doc = JSON.parse(fs.readFileSync(OPENAPI_FILE, 'utf8'));
+    const bare: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.summary?.trim() || operation.summary === `${method.toUpperCase()} ${path}`) bare.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(bare).toEqual([]);
+  });
 });

@@ -12,7 +12,8 @@ export const DOCS_PAGE = `<!doctype html>
 <link rel="stylesheet" href="/api/docs/swagger-ui.css">
 </head>
 <body>
-<div id="docs"></div>
+<nav aria-label="Leadforge" class="leadforge-docs-nav"><a href="/">← Back to Leadforge</a> · <a href="/developers">Your API keys</a></nav>
+<main id="docs"></main>
 <script src="/api/docs/swagger-ui-bundle.js"></script>
 <script src="/api/docs/leadforge-docs.js"></script>
 </body>
