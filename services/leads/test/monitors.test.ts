@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { v7 as uuidv7 } from 'uuid';
+import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
 import { buildRuntime } from '../src/leadsRuntime.ts';
 import { engineLead } from './support/engineStandIn.ts';
-import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+import { INTERNAL_TOKEN, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 let seq = 0;
@@ -290,6 +292,23 @@ for (const kind of kinds) {
       expect(t.billing.balanceOf(user.id)).toBe(94);
       const delivered = await db()('leads').whereIn('search_id', [runA, runB, plain]).select('lead_key');
       expect(delivered.map((l) => l.lead_key).sort()).toEqual(businesses.map((b) => b.key).sort());
+    });
+
+    it("an erased account's monitors and their runs go with it; its data export lists them", async () => {
+      const user = newUser(10);
+      const monitor = await create(user.token);
+      const exported = await fetch(`${t.svc.url}/internal/account-data/export`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN }, body: JSON.stringify({ user_id: user.id, email: `${user.id}@example.com` }),
+      });
+      const file = await exported.json();
+      expect(file.monitors, JSON.stringify(file)).toEqual([expect.objectContaining({ id: monitor.id, industry: 'Dentists', frequency: 'daily', status: 'active' })]);
+      const envelope: EventEnvelope = {
+        id: uuidv7(), type: 'account.deleted', version: 1, occurred_at: new Date().toISOString(), key: user.id,
+        data: { user_id: user.id, email_sha256: 'f'.repeat(64), deleted_at: new Date().toISOString() },
+      };
+      await t.bus.publish([{ topic: TOPICS.authUser, key: user.id, envelope }]);
+      await expect.poll(async () => db()('kit_handled_events').where({ event_id: envelope.id }).first(), { timeout: 20_000 }).toBeTruthy();
+      expect(await db()('monitors').where({ id: monitor.id })).toEqual([]);
     });
 
     it('queues monitor.run.completed with the new businesses to webhooks that listen to it', async () => {

@@ -6,7 +6,7 @@ import { listEndpoints, toEndpoint } from '../webhooks/webhookEndpoints.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-/** Leads' part of a user's data export: every search, with what it asked for and the leads it delivered; webhook endpoints (no secrets). */
+/** Leads' part of a user's data export: every search, with what it asked for and the leads it delivered; webhook endpoints (no secrets); monitors. */
 export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   app.post(ACCOUNT_DATA_EXPORT_PATH, {
@@ -31,9 +31,14 @@ export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void
         credits_used: s.credits_used,
         created_at: iso(s.created_at),
         finished_at: iso(s.finished_at),
+        monitor_id: s.monitor_id,
         leads: leadsOf.get(s.id) ?? [],
       })),
       webhooks: (await listEndpoints(db, userId)).map(toEndpoint),
+      monitors: (await db('monitors').where({ user_id: userId }).orderBy('created_at')).map((m) => ({
+        id: m.id, industry: m.industry, location: m.location, max_leads_per_run: m.max_leads_per_run, frequency: m.frequency,
+        status: m.status, notify_email: m.notify_email, created_at: iso(m.created_at),
+      })),
     };
   });
 }
