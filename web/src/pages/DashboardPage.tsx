@@ -16,6 +16,7 @@ import { useLeadSearch } from '../leads/useLeadSearch';
 import { useFreshBalance } from '../leads/useFreshBalance';
 import '../leads/leads.css';
 import { WatchThisSearch } from '../monitors/WatchThisSearch';
+import { WatchThisSearch } from '../monitors/WatchThisSearch';
 
 export function DashboardPage() {
   const { user, refreshUser } = useAuth();
@@ -46,6 +47,7 @@ export function DashboardPage() {
       </header>
 
       <LowCreditWarning credits={user.credits} />
+      <WatchThisSearch search={!generating && search?.status === 'completed' ? search.summary : undefined} />
       <WatchThisSearch search={!generating && search?.status === 'completed' ? search.summary : undefined} />
 
       <div className="dashboard-grid">
