@@ -161,7 +161,7 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
 
     // The user's results say why the business's contacts are gone.
     await openAs(userToken, '/dashboard');
-    await page.getByRole('button', { name: 'Open Dentists in London' }).first().click();
+    await page.getByRole('link', { name: 'Open Dentists in London' }).first().click();
     const blanked = rows().filter({ hasText: target.company });
     await expect.poll(() => blanked.getByText("Removed at the owner's request").count()).toBeGreaterThanOrEqual(2);
     expect(await blanked.getByRole('link').count()).toBe(0);

@@ -10,10 +10,11 @@ import { DevelopersPage } from './developers/DevelopersPage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
-import { MonitorsPage } from './monitors/MonitorsPage';
 import { PromoPage } from './pages/PromoPage';
 import { RegisterPage } from './pages/RegisterPage';
 import { ResetPasswordPage } from './pages/ResetPasswordPage';
+import { SearchesPage } from './pages/SearchesPage';
+import { SearchPage } from './pages/SearchPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { RequireSession } from './routing/RequireSession';
 
@@ -45,7 +46,8 @@ export const router = createBrowserRouter(
       <Route element={<RequireSession />}>
         <Route element={<AppLayout />}>
           <Route path="/dashboard" element={<DashboardPage />} />
-          <Route path="/monitors" element={<MonitorsPage />} />
+          <Route path="/searches" element={<SearchesPage />} />
+          <Route path="/searches/:id" element={<SearchPage />} />
           <Route path="/credits" element={<CreditsPage />} />
           <Route path="/affiliate" element={<AffiliatePage />} />
           <Route path="/settings" element={<SettingsPage />} />

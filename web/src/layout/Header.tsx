@@ -21,6 +21,9 @@ export function Header() {
               <NavLink to="/dashboard" className={navClass}>
                 Dashboard
               </NavLink>
+              <NavLink to="/searches" className={navClass}>
+                Searches
+              </NavLink>
               <NavLink to="/credits" className={navClass}>
                 Credits
               </NavLink>

@@ -15,11 +15,13 @@ interface Props {
   disabled: boolean;
   /** Small buttons named by format, each labelled with the search (a history row); else "Export CSV"... */
   compact?: boolean;
+  /** Only these leads (numbers from 1, in delivery order): the buttons say "Export N selected as CSV"... */
+  selected?: readonly number[];
   onError(message: string): void;
 }
 
 /** The exports of one search, free as often as wanted: CSV, JSON and Excel. */
-export function ExportMenu({ search, disabled, compact = false, onError }: Props) {
+export function ExportMenu({ search, disabled, compact = false, selected, onError }: Props) {
   const [exporting, setExporting] = useState<LeadsExportFormat | null>(null);
 
   const download = async (format: LeadsExportFormat) => {
@@ -27,7 +29,7 @@ export function ExportMenu({ search, disabled, compact = false, onError }: Props
     setExporting(format);
     onError('');
     try {
-      await downloadSearchExport(search, format);
+      await downloadSearchExport(search, format, selected);
     } catch (err) {
       onError(errorDetail(err, 'Could not export the leads; please try again.'));
     } finally {
@@ -36,7 +38,7 @@ export function ExportMenu({ search, disabled, compact = false, onError }: Props
   };
 
   return (
-    <div className="export-menu" role="group" aria-label={search && compact ? `Export ${search.industry} in ${search.location}` : 'Export'}>
+    <div className="export-menu" role="group" aria-label={search && compact ? `Export ${search.industry} in ${search.location}` : selected ? 'Export the selected leads' : 'Export'}>
       {FORMATS.map(({ format, label }) => (
         <button
           key={format}
@@ -47,7 +49,7 @@ export function ExportMenu({ search, disabled, compact = false, onError }: Props
           aria-label={compact && search ? `Export ${label} of ${search.industry} in ${search.location}` : undefined}
         >
           {!compact && <Icon name="download" className="icon-sm" />}
-          {exporting === format ? 'Exporting…' : compact ? label : `Export ${label}`}
+          {exporting === format ? 'Exporting…' : compact ? label : selected ? `Export ${selected.length} selected as ${label}` : `Export ${label}`}
         </button>
       ))}
     </div>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { FormAlert } from '../components/FormAlert';
 import { DEFAULT_QUANTITY, creditShortfall, maxHint, maxQuantity, parseQuantity, searchFormError, type SearchFormValues } from './searchForm';
 
@@ -8,6 +9,15 @@ interface LeadFormProps {
   /** The error of the last attempt (server or feed), shown under the form's own. */
   serverError: string;
   onGenerate(industry: string, location: string, quantity: number): void;
+}
+
+/** Too few credits for the quantity: the spec's message, and where to buy more. */
+function CreditsShort({ message }: { message: string }) {
+  return (
+    <div className="alert alert-error" role="alert">
+      {message} <Link to="/credits">Buy credits</Link>
+    </div>
+  );
 }
 
 /** Industry, location, quantity; the spec's rules and messages; disabled while a search runs. */
@@ -59,7 +69,7 @@ export function LeadForm({ credits, busy, serverError, onGenerate }: LeadFormPro
           <p id={ids.hint} className="field-hint">{maxHint(credits)}</p>
         </div>
       </fieldset>
-      {shortfall ? <FormAlert message={shortfall} /> : <FormAlert message={formError || serverError} />}
+      {shortfall ? <CreditsShort message={shortfall} /> : serverError.startsWith('Insufficient credits') ? <CreditsShort message={serverError} /> : <FormAlert message={formError || serverError} />}
       <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={busy || Boolean(shortfall)}>
         {busy ? 'Generating...' : 'Generate Leads'}
       </button>

@@ -1,6 +1,7 @@
-import { memo, useMemo, useState } from 'react';
-import { REMOVED_AT_OWNERS_REQUEST, type Lead, type RemovedField } from '@leadforge/contracts';
-import { emailBadge, filterByEmailVerdict, phoneBadge, provenanceText, type Badge } from './contactVerdicts';
+import { memo, useId, useMemo, useState } from 'react';
+import { EMAIL_STATUSES, REMOVED_AT_OWNERS_REQUEST, verdictWord, type EmailStatus, type Lead, type LeadSearchSummary, type RemovedField } from '@leadforge/contracts';
+import { emailBadge, matchesFilter, NO_FILTER, phoneBadge, provenanceText, type Badge, type LeadFilter } from './contactVerdicts';
+import { ExportMenu } from './ExportMenu';
 import { httpUrl, mailtoHref, telHref } from './safeLinks';
 import { nextSort, sortLeads, type LeadColumn, type LeadSort } from './sortLeads';
 import './contactVerdicts.css';
@@ -32,8 +33,16 @@ const EmptyOr = ({ lead, field }: { lead: Lead; field: RemovedField }) => (lead.
 const VerdictBadge = ({ badge }: { badge: Badge | undefined }) =>
   badge ? <span className={`verdict-badge verdict-${badge.tone}`} title={badge.hint}>{badge.label}</span> : null;
 
+interface RowProps {
+  lead: Lead;
+  /** The lead's number in its search (from 1, delivery order): what an export of a selection names. */
+  number: number;
+  selected: boolean;
+  onSelect(number: number, selected: boolean): void;
+}
+
 /** One row; scraped text is rendered as text, links only from safe schemes. */
-const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
+const LeadRow = memo(function LeadRow({ lead, number, selected, onSelect }: RowProps) {
   const mailto = mailtoHref(lead.email);
   const tel = telHref(lead.phone);
   const website = httpUrl(lead.website);
@@ -42,7 +51,10 @@ const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
   // People read the international format with spaces; the link and the exports keep E.164.
   const phoneText = lead.phone_display || lead.phone;
   return (
-    <tr>
+    <tr className={selected ? 'is-selected' : undefined}>
+      <td className="select-cell">
+        <input type="checkbox" checked={selected} onChange={(event) => onSelect(number, event.target.checked)} aria-label={`Select ${lead.company || `lead ${number}`}`} />
+      </td>
       <td>{lead.name || <EmptyOr lead={lead} field="name" />}</td>
       <td>{lead.company || <Empty />}{lead.owned && <span className="owned-badge" title="You already have this business: included free">Already yours</span>}</td>
       <td>
@@ -59,24 +71,90 @@ const LeadRow = memo(function LeadRow({ lead }: { lead: Lead }) {
   );
 });
 
-export function LeadsTable({ leads, emptyText }: { leads: readonly Lead[]; emptyText: string }) {
+type Numbered = { lead: Lead; number: number };
+
+interface TableProps {
+  leads: readonly Lead[];
+  emptyText: string;
+  /** The search the leads belong to: selected rows export from it. */
+  search?: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>;
+  /** An export of the selection failed (or a new one started: ''). */
+  onExportError?(detail: string): void;
+}
+
+/** The results: filter (words, has email, has phone, email verdict), sort, select rows and export them. */
+export function LeadsTable({ leads, emptyText, search, onExportError = () => {} }: TableProps) {
   const [sort, setSort] = useState<LeadSort | null>(null);
-  const [onlyValidEmails, setOnlyValidEmails] = useState(false);
-  const rows = useMemo(() => sortLeads(filterByEmailVerdict(leads, onlyValidEmails), sort), [leads, sort, onlyValidEmails]);
+  const [filter, setFilter] = useState<LeadFilter>(NO_FILTER);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const ids = { text: useId(), verdict: useId() };
+  const numbered = useMemo<Numbered[]>(() => leads.map((lead, index) => ({ lead, number: index + 1 })), [leads]);
+  const rows = useMemo(() => {
+    const shown = numbered.filter(({ lead }) => matchesFilter(lead, filter));
+    const order = new Map(shown.map((row) => [row.lead, row]));
+    return sortLeads(shown.map(({ lead }) => lead), sort).map((lead) => order.get(lead)!);
+  }, [numbered, sort, filter]);
+  const select = useMemo(() => (number: number, on: boolean) => setSelected((current) => {
+    const next = new Set(current);
+    if (on) next.add(number);
+    else next.delete(number);
+    return next;
+  }), []);
   if (!leads.length) return <p className="leads-empty muted">{emptyText}</p>;
+
   const judged = leads.some((lead) => lead.email_status);
+  const filtered = rows.length !== leads.length;
+  const allShownSelected = rows.length > 0 && rows.every(({ number }) => selected.has(number));
+  const selectShown = (on: boolean) => setSelected((current) => {
+    const next = new Set(current);
+    for (const { number } of rows) {
+      if (on) next.add(number);
+      else next.delete(number);
+    }
+    return next;
+  });
+  const change = <K extends keyof LeadFilter>(key: K, value: LeadFilter[K]) => setFilter((f) => ({ ...f, [key]: value }));
+  const chosen = [...selected].sort((a, b) => a - b);
   return (
     <>
-      {judged && (
+      <div className="leads-toolbar" role="search" aria-label="Filter the leads">
+        <div className="field leads-filter-text">
+          <label htmlFor={ids.text}>Filter</label>
+          <input id={ids.text} type="search" placeholder="Name, company, email, city…" value={filter.text} onChange={(event) => change('text', event.target.value)} />
+        </div>
         <label className="leads-filter">
-          <input type="checkbox" checked={onlyValidEmails} onChange={(event) => setOnlyValidEmails(event.target.checked)} data-testid="only-valid-emails" />
-          Only valid emails{onlyValidEmails ? ` (${rows.length} of ${leads.length})` : ''}
+          <input type="checkbox" checked={filter.hasEmail} onChange={(event) => change('hasEmail', event.target.checked)} />
+          Has email
         </label>
+        <label className="leads-filter">
+          <input type="checkbox" checked={filter.hasPhone} onChange={(event) => change('hasPhone', event.target.checked)} />
+          Has phone
+        </label>
+        {judged && (
+          <div className="field leads-filter-verdict">
+            <label htmlFor={ids.verdict}>Email verdict</label>
+            <select id={ids.verdict} value={filter.emailStatus} onChange={(event) => change('emailStatus', event.target.value as EmailStatus | '')} data-testid="email-verdict-filter">
+              <option value="">Any</option>
+              {EMAIL_STATUSES.map((status) => <option key={status} value={status}>{verdictWord(status)}</option>)}
+            </select>
+          </div>
+        )}
+        <p className="muted leads-shown" aria-live="polite">{filtered ? `Showing ${rows.length} of ${leads.length}` : `${leads.length} ${leads.length === 1 ? 'lead' : 'leads'}`}</p>
+      </div>
+      {chosen.length > 0 && (
+        <div className="leads-selection" data-testid="leads-selection">
+          <strong>{chosen.length} selected</strong>
+          <ExportMenu search={search} disabled={!search} selected={chosen} onError={onExportError} />
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setSelected(new Set())}>Clear selection</button>
+        </div>
       )}
       <div className="leads-table-wrap">
         <table className="leads-table" data-testid="leads-table">
           <thead>
             <tr>
+              <th scope="col" className="select-cell">
+                <input type="checkbox" checked={allShownSelected} onChange={(event) => selectShown(event.target.checked)} aria-label="Select every lead shown" />
+              </th>
               {COLUMNS.map(({ key, label }) => {
                 const active = sort?.column === key ? sort.direction : undefined;
                 return (
@@ -91,10 +169,11 @@ export function LeadsTable({ leads, emptyText }: { leads: readonly Lead[]; empty
             </tr>
           </thead>
           <tbody>
-            {rows.map((lead) => <LeadRow key={rowKey(lead)} lead={lead} />)}
+            {rows.map(({ lead, number }) => <LeadRow key={rowKey(lead)} lead={lead} number={number} selected={selected.has(number)} onSelect={select} />)}
           </tbody>
         </table>
       </div>
+      {rows.length === 0 && <p className="leads-empty muted">No lead matches the filter.</p>}
     </>
   );
 }

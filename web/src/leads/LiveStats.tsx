@@ -1,7 +1,9 @@
 import type { LeadStats } from '@leadforge/contracts';
 import { formatCount } from '../billing/plans';
 
-const TILES: { key: keyof LeadStats; label: string }[] = [
+type Tile = 'total_found' | 'with_email' | 'with_phone' | 'with_website' | 'credits_used' | 'remaining_credits';
+
+const TILES: { key: Tile; label: string }[] = [
   { key: 'total_found', label: 'Total found' },
   { key: 'with_email', label: 'With email' },
   { key: 'with_phone', label: 'With phone' },
@@ -10,13 +12,13 @@ const TILES: { key: keyof LeadStats; label: string }[] = [
   { key: 'remaining_credits', label: 'Remaining credits' },
 ];
 
-/** The spec's search-results summary, labelled LIVE; it pulses while a search streams. */
-export function LiveStats({ stats, live }: { stats: LeadStats | null; live: boolean }) {
+/** The spec's search-results summary: labelled LIVE (pulsing) while a search streams, with its outcome once it ended. */
+export function LiveStats({ stats, live, ended }: { stats: LeadStats | null; live: boolean; ended?: string }) {
   return (
     <section className="card live-stats" aria-labelledby="live-stats-title" data-testid="live-stats">
       <div className="live-stats-head">
         <h2 id="live-stats-title">Search results</h2>
-        <span className={live ? 'live-pill live-pill-on' : 'live-pill'}>LIVE</span>
+        {live ? <span className="live-pill live-pill-on" data-testid="live-pill">LIVE</span> : ended && <span className="live-pill" data-testid="live-pill">{ended}</span>}
       </div>
       <dl className="live-stats-grid">
         {TILES.map(({ key, label }) => (

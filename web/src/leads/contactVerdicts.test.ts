@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Lead } from '@leadforge/contracts';
-import { emailBadge, filterByEmailVerdict, phoneBadge, provenanceText } from './contactVerdicts';
+import { emailBadge, matchesFilter, NO_FILTER, phoneBadge, provenanceText } from './contactVerdicts';
 
 const lead = (fields: Partial<Lead>): Lead => ({ name: 'A', company: 'A', email: 'a@b.de', phone: '+4933224288333', website: '', city: '', ...fields });
 
@@ -9,12 +9,15 @@ describe('contact verdicts in the results table', () => {
     expect(emailBadge(lead({ email_status: 'valid', email_type: 'personal' }))).toMatchObject({ label: 'Valid', tone: 'good' });
     expect(emailBadge(lead({ email_status: 'risky', email_type: 'role' }))).toMatchObject({ label: 'Risky', tone: 'warn', hint: expect.stringContaining('role address') });
     expect(emailBadge(lead({ email_status: 'invalid' }))).toMatchObject({ tone: 'bad' });
+    // The exports' word, not a synonym of its own.
+    expect(emailBadge(lead({ email_status: 'unknown' }))).toMatchObject({ label: 'Unknown', tone: 'neutral' });
     expect(emailBadge(lead({}))).toBeUndefined();
     expect(emailBadge(lead({ email: '', email_status: 'valid' }))).toBeUndefined();
   });
 
   it('names the phone type', () => {
-    expect(phoneBadge(lead({ phone_type: 'fixed_line' }))?.label).toBe('Landline');
+    expect(phoneBadge(lead({ phone_type: 'fixed_line' }))?.label).toBe('Fixed line');
+    expect(phoneBadge(lead({ phone_type: 'toll_free' }))?.label).toBe('Toll free');
     expect(phoneBadge(lead({ phone_type: 'unknown' }))).toBeUndefined();
   });
 
@@ -24,9 +27,18 @@ describe('contact verdicts in the results table', () => {
     expect(provenanceText(undefined, undefined)).toBeUndefined();
   });
 
-  it('keeps only valid emails when asked', () => {
-    const leads = [lead({ email_status: 'valid' }), lead({ email_status: 'risky' }), lead({})];
-    expect(filterByEmailVerdict(leads, true)).toEqual([leads[0]]);
-    expect(filterByEmailVerdict(leads, false)).toBe(leads);
+  it('filters by words, contact routes and email verdict', () => {
+    const leads = [
+      lead({ company: 'Bright Dental', city: 'Leeds', email_status: 'valid' }),
+      lead({ company: 'Oak Bakery', city: 'York', email: '', email_status: undefined }),
+      lead({ company: 'Elm Garage', city: 'Leeds', phone: '', email_status: 'risky' }),
+    ];
+    const shown = (filter: Partial<typeof NO_FILTER>) => leads.filter((l) => matchesFilter(l, { ...NO_FILTER, ...filter })).map((l) => l.company);
+    expect(shown({})).toEqual(['Bright Dental', 'Oak Bakery', 'Elm Garage']);
+    expect(shown({ text: 'leeds' })).toEqual(['Bright Dental', 'Elm Garage']);
+    expect(shown({ text: 'LEEDS bright' })).toEqual(['Bright Dental']);
+    expect(shown({ hasEmail: true })).toEqual(['Bright Dental', 'Elm Garage']);
+    expect(shown({ hasPhone: true })).toEqual(['Bright Dental', 'Oak Bakery']);
+    expect(shown({ emailStatus: 'risky' })).toEqual(['Elm Garage']);
   });
 });

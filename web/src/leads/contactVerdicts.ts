@@ -1,20 +1,10 @@
-import type { Lead } from '@leadforge/contracts';
-
-const EMAIL_STATUS_LABELS: Record<string, string> = {
-  valid: 'Valid', risky: 'Risky', invalid: 'Invalid', unknown: 'Unchecked',
-};
+import { verdictWord, type EmailStatus, type Lead } from '@leadforge/contracts';
 
 const EMAIL_STATUS_HINTS: Record<string, string> = {
   valid: 'The domain takes mail and the address is not disposable',
   risky: 'Reaches a shared mailbox (info@, office@…) or a free-mail provider',
   invalid: 'The domain takes no mail, or the address is disposable',
-  unknown: 'The mail check was not run',
-};
-
-const PHONE_TYPE_LABELS: Record<string, string> = {
-  mobile: 'Mobile', fixed_line: 'Landline', fixed_line_or_mobile: 'Landline or mobile', toll_free: 'Toll-free',
-  premium_rate: 'Premium rate', shared_cost: 'Shared cost', voip: 'VoIP', personal_number: 'Personal number',
-  pager: 'Pager', uan: 'Company number', voicemail: 'Voicemail',
+  unknown: 'The mail check was not run or did not answer',
 };
 
 export interface Badge {
@@ -28,12 +18,14 @@ export function emailBadge(lead: Lead): Badge | undefined {
   if (!lead.email || !status) return undefined;
   const tone = status === 'valid' ? 'good' : status === 'risky' ? 'warn' : status === 'invalid' ? 'bad' : 'neutral';
   const role = lead.email_type === 'role' ? ' · role address' : '';
-  return { label: EMAIL_STATUS_LABELS[status] ?? status, tone, hint: `${EMAIL_STATUS_HINTS[status] ?? ''}${role}` };
+  // The exports' word (contracts' vocabulary), so the table and the files say the same.
+  return { label: verdictWord(status), tone, hint: `${EMAIL_STATUS_HINTS[status] ?? ''}${role}` };
 }
 
 export function phoneBadge(lead: Lead): Badge | undefined {
-  const label = lead.phone_type ? PHONE_TYPE_LABELS[lead.phone_type] : undefined;
-  return lead.phone && label ? { label, tone: 'neutral', hint: `${label} number` } : undefined;
+  if (!lead.phone || !lead.phone_type || lead.phone_type === 'unknown') return undefined;
+  const label = verdictWord(lead.phone_type);
+  return { label, tone: 'neutral', hint: `Phone type: ${lead.phone_type}` };
 }
 
 const when = (iso: string | undefined): string => {
@@ -47,6 +39,26 @@ export function provenanceText(source: string | undefined, fetchedAt: string | u
   return /^https?:\/\//i.test(source) ? `Found on ${source}${when(fetchedAt)}` : `From the map listing (${source})`;
 }
 
-/** The leads to show: with `onlyValidEmails`, those whose email was judged valid. */
-export const filterByEmailVerdict = (leads: readonly Lead[], onlyValidEmails: boolean): readonly Lead[] =>
-  onlyValidEmails ? leads.filter((lead) => lead.email_status === 'valid') : leads;
+/** What the results table shows: words to find, contact routes it must have, an email verdict. */
+export interface LeadFilter {
+  text: string;
+  hasEmail: boolean;
+  hasPhone: boolean;
+  emailStatus: EmailStatus | '';
+}
+
+export const NO_FILTER: LeadFilter = { text: '', hasEmail: false, hasPhone: false, emailStatus: '' };
+
+const searchable = (lead: Lead): string =>
+  [lead.name, lead.company, lead.email, lead.phone, lead.phone_display, lead.website, lead.city, lead.address].filter(Boolean).join(' ').toLowerCase();
+
+/** Whether a lead passes the filter: every typed word somewhere in its text, and each box ticked. */
+export function matchesFilter(lead: Lead, filter: LeadFilter): boolean {
+  if (filter.hasEmail && !lead.email) return false;
+  if (filter.hasPhone && !lead.phone) return false;
+  if (filter.emailStatus && lead.email_status !== filter.emailStatus) return false;
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const text = searchable(lead);
+  return words.every((word) => text.includes(word));
+}

@@ -1,4 +1,4 @@
-import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchPage, LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
+import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchPage, LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
 import { leadsExportFileName } from '@leadforge/contracts';
 import { api } from '../api/client';
 import { tokenStorage } from '../auth/tokenStorage';
@@ -18,23 +18,35 @@ export async function cancelLeadSearch(id: string): Promise<LeadSearchSummary> {
   return data;
 }
 
+/** The history's filters, as the server takes them (empty ones left out). */
+export type HistoryFilters = Pick<LeadSearchHistoryQuery, 'q' | 'status' | 'from' | 'to'>;
+
 /** Query keys of the user's searches: every history page sits under `history`, to be marked stale together. */
 export const leadSearchKeys = {
   history: ['lead-searches'] as const,
-  historyPage: (page: number, pageSize: number) => ['lead-searches', { page, pageSize }] as const,
+  historyPage: (page: number, pageSize: number, filters: HistoryFilters = {}) => ['lead-searches', { page, pageSize, ...filters }] as const,
 };
 
-export async function fetchSearchHistory(page: number, pageSize: number): Promise<LeadSearchPage> {
-  const { data } = await api.get<LeadSearchPage>('/api/lead-searches', { params: { page, page_size: pageSize } });
+export async function fetchSearchHistory(page: number, pageSize: number, filters: HistoryFilters = {}): Promise<LeadSearchPage> {
+  const given = Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
+  const { data } = await api.get<LeadSearchPage>('/api/lead-searches', { params: { page, page_size: pageSize, ...given } });
   return data;
 }
 
 /**
  * Downloads the server's export of a search (CSV, JSON or Excel; streamed there, so any size) and
  * saves it under the spec's file name. Fetched with the session's token, which a plain link could not carry.
+ * `leadNumbers` (from 1, in delivery order) exports only those leads: the rows a user selected.
  */
-export async function downloadSearchExport(search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>, format: LeadsExportFormat = 'csv'): Promise<void> {
-  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.${format}`, { responseType: 'blob' });
+export async function downloadSearchExport(
+  search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>,
+  format: LeadsExportFormat = 'csv',
+  leadNumbers?: readonly number[],
+): Promise<void> {
+  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.${format}`, {
+    responseType: 'blob',
+    ...(leadNumbers ? { params: { leads: leadNumbers.join(',') } } : {}),
+  });
   const url = URL.createObjectURL(data);
   const link = document.createElement('a');
   link.href = url;

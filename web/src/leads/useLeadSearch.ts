@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isAxiosError } from 'axios';
-import type { Lead, LeadSearchSummary, LeadStats, SearchProgress, SearchStatus } from '@leadforge/contracts';
+import type { Lead, LeadSearchDetail, LeadSearchSummary, LeadStats, SearchProgress, SearchStatus } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { cancelLeadSearch, fetchLeadSearch, startLeadSearch } from './leadsApi';
+import { cancelLeadSearch, fetchLeadSearch, fetchSearchHistory, startLeadSearch } from './leadsApi';
 import { FeedError, followSearchFeed } from './searchFeed';
 
 export type Phase = 'idle' | 'generating' | 'done';
@@ -19,10 +19,12 @@ export interface LeadSearchState {
   leads: Lead[];
   stats: LeadStats | null;
   progress: SearchProgress | null;
+  /** What the search covered, when the engine has said. */
+  coverage: LeadSearchDetail['coverage'];
   error: string;
 }
 
-const initial: LeadSearchState = { phase: 'idle', search: null, leads: [], stats: null, progress: null, error: '' };
+const initial: LeadSearchState = { phase: 'idle', search: null, leads: [], stats: null, progress: null, coverage: null, error: '' };
 
 /** The spec's lead-generation error text: 402 shows the server's detail, others are prefixed. */
 function generationError(err: unknown): string {
@@ -53,7 +55,10 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
       await followSearchFeed(id, (type, data) => {
         setState((s) => {
           if (s.search?.summary.id !== id) return s;
-          if (type === 'progress') return { ...s, progress: data as SearchProgress };
+          if (type === 'progress') {
+            const progress = data as SearchProgress;
+            return { ...s, progress, coverage: progress.coverage ?? s.coverage };
+          }
           if (type === 'leads') {
             const batch = data as { leads: Lead[]; stats: LeadStats };
             return { ...s, leads: [...s.leads, ...batch.leads], stats: batch.stats, progress: s.progress && { ...s.progress, leads_found: batch.stats.total_found } };
@@ -63,6 +68,7 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
             ...s,
             phase: 'done',
             stats: finished.stats,
+            coverage: finished.stats.coverage ?? s.coverage,
             search: s.search && { ...s.search, status: finished.status },
             error: finished.status === 'failed' ? `Failed to generate leads: ${finished.error ?? 'the search failed'}` : '',
           };
@@ -114,6 +120,7 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
         leads: running ? [] : detail.leads,
         stats: detail.stats,
         progress: detail.progress,
+        coverage: detail.coverage ?? null,
         error: detail.status === 'failed' && detail.error ? `Failed to generate leads: ${detail.error}` : '',
       });
       if (running) await follow(id);
@@ -122,5 +129,17 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
     }
   }, [follow]);
 
-  return { state, generate, cancel, reopen };
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  /** Shows the user's latest search, unless a search is already on screen (or being started). */
+  const showLatest = useCallback(async () => {
+    try {
+      const [latest] = (await fetchSearchHistory(1, 1)).searches;
+      if (latest && stateRef.current.phase === 'idle' && !stateRef.current.search) await reopen(latest.id);
+    } catch {
+      // The history shows the same failure; the form still works.
+    }
+  }, [reopen]);
+
+  return { state, generate, cancel, reopen, showLatest };
 }

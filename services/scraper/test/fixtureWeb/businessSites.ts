@@ -115,12 +115,13 @@ const STYLES: Style[] = [
     emails: [email],
     phones: [phone.e164],
   }),
-  // no website contacts: the maps place carries a phone tag of its own
-  ({ name, phone }) => ({
-    pages: [['/', page(name, `<h1>${name}</h1><p>Visit us in ${CITY}.</p>`)]],
+  // no website contacts: the maps place carries a phone tag of its own; the home page names the owner
+  ({ name, phone, index }) => ({
+    pages: [['/', page(name, `<h1>${name}</h1><p>Visit us in ${CITY}.</p><p>Owner: ${ownerOf(index)}</p>`)]],
     emails: [],
     phones: [phone.e164],
     placeTags: { phone: phone.national },
+    person: ownerOf(index),
   }),
   // no contacts anywhere: not a lead
   ({ name }) => ({
