@@ -44,7 +44,8 @@ export async function startProductInWorld(world: SimulatedWorld, env: NodeJS.Pro
       SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true',
       EMAIL_MX_CHECK: 'false',
       SCRAPER_PER_HOST_DELAY_MS: '0',
-      SCRAPER_TIMEOUT_MS: '5000',
+      // The world answers from this process, whose event loop the crawl keeps busy: the shipped
+      // 15 s timeout, so a provider's or a site's answer is not given up while it waits its turn.
       SCRAPER_JOB_POLL_MS: '100',
       SCRAPER_LEAD_BATCH_MS: '100',
       ADMIN_EMAILS: ADMIN_EMAIL,
