@@ -40,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     scrapeUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}/ip`;
     [stack, browser] = await Promise.all([
-      startLocalStack({ env: { ADMIN_EMAILS: ADMIN.email, SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' } }),
+      startLocalStack({ env: { ADMIN_EMAILS: ADMIN.email, SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' }, timeoutMs: 600_000 }),
       launchBrowser(),
     ]);
     const api = apiClient(stack.url);
@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
       await api('POST', '/api/contact', { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have leads for bakeries in Porto?\nThanks!', recaptcha_token: `local-test.${'b'.repeat(32)}` });
     }
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  }, 240_000);
+  }, 900_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -27,13 +27,13 @@ describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs De
   }
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startLocalStack(), launchBrowser()]);
+    [stack, browser] = await Promise.all([startLocalStack({ timeoutMs: 600_000 }), launchBrowser()]);
     api = apiClient(stack.url);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await context.newPage();
     const reg = await api('POST', '/api/auth/register', { name: 'Ada Affiliate', email: 'ada.affiliate@example.com', password: 'secret123' });
     ada = { token: reg.body.access_token };
-  }, 180_000);
+  }, 900_000);
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
@@ -150,7 +150,7 @@ describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs De
     expect(await status.textContent()).toContain('ada.paypal@example.com');
     expect(await page.getByRole('button', { name: 'Submit Application' }).count()).toBe(0);
     // Until an address is set, payouts go to the application's email, and the page says so.
-    await expect.poll(() => page.getByTestId('payout-email').textContent()).toContain('ada.paypal@example.com');
+    await page.getByTestId('payout-email').filter({ hasText: 'ada.paypal@example.com (the email of your application' }).waitFor();
     await shot(page, 'affiliate-application-sent');
     await page.reload();
     await status.getByText('Application received').waitFor();
@@ -165,7 +165,7 @@ describe.skipIf(!chromiumAvailable)('the affiliate page in the browser (needs De
     await field.fill('ada.payouts@example.com');
     await page.getByRole('button', { name: 'Save PayPal email' }).click();
     await page.locator('.payout-email-card').getByRole('status').filter({ hasText: 'Payouts now go to ada.payouts@example.com.' }).waitFor();
-    await expect.poll(() => page.getByTestId('payout-email').textContent()).toContain('ada.payouts@example.com (the address you set)');
+    await page.getByTestId('payout-email').filter({ hasText: 'ada.payouts@example.com (the address you set)' }).waitFor();
     expect((await api('GET', '/api/affiliate/stats', undefined, bearer(ada.token))).body).toMatchObject({ payout_email: 'ada.payouts@example.com', payout_email_source: 'set' });
     await shot(page, 'affiliate-payout-email-set');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -17,9 +17,10 @@ export function PayoutEmailCard({ stats }: { stats: AffiliateStats }) {
   const [value, setValue] = useState('');
   const save = useMutation({
     mutationFn: savePayoutEmail,
-    onSuccess: () => {
+    onSuccess: (address) => {
       setValue('');
-      void queryClient.invalidateQueries({ queryKey: affiliateKeys.stats });
+      // The answer says where payouts now go: show it at once, not after the stats are read again.
+      queryClient.setQueryData<AffiliateStats>(affiliateKeys.stats, (stats) => (stats ? { ...stats, ...address } : stats));
     },
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
