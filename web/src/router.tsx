@@ -10,6 +10,7 @@ import { DevelopersPage } from './developers/DevelopersPage';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
+import { MonitorsPage } from './monitors/MonitorsPage';
 import { PromoPage } from './pages/PromoPage';
 import { RegisterPage } from './pages/RegisterPage';
 import { ResetPasswordPage } from './pages/ResetPasswordPage';
@@ -48,6 +49,7 @@ export const router = createBrowserRouter(
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/searches" element={<SearchesPage />} />
           <Route path="/searches/:id" element={<SearchPage />} />
+          <Route path="/monitors" element={<MonitorsPage />} />
           <Route path="/credits" element={<CreditsPage />} />
           <Route path="/affiliate" element={<AffiliatePage />} />
           <Route path="/settings" element={<SettingsPage />} />

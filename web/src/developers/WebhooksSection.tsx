@@ -10,6 +10,7 @@ import './webhooks.css';
 const EVENT_HINTS: Record<WebhookEventName, string> = {
   'lead_search.completed': 'a search ended with its leads',
   'lead_search.failed': 'a search could not run (nothing charged)',
+  'monitor.run.completed': "a monitor's run ended, with the businesses you never had",
 };
 
 /** The Developers page's webhooks: add an endpoint (its secret shown once), send a test, see deliveries, delete. */

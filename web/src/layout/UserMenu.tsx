@@ -60,6 +60,7 @@ export function UserMenu({ user }: { user: User }) {
           </div>
           <nav aria-label="Account" onClick={() => setOpen(false)}>
             <Link to="/dashboard">Dashboard</Link>
+            <Link to="/monitors">Monitors</Link>
             <Link to="/credits">Buy Credits</Link>
             <Link to="/settings">Settings</Link>
             <Link to="/developers">Developers</Link>

@@ -14,6 +14,7 @@ import { SearchResults } from '../leads/SearchResults';
 import { useLeadSearch } from '../leads/useLeadSearch';
 import { useFreshBalance } from '../leads/useFreshBalance';
 import '../leads/leads.css';
+import { WatchThisSearch } from '../monitors/WatchThisSearch';
 
 export function DashboardPage() {
   const { user, refreshUser } = useAuth();
@@ -45,6 +46,7 @@ export function DashboardPage() {
       </header>
 
       <LowCreditWarning credits={user.credits} />
+      <WatchThisSearch search={!generating && search?.status === 'completed' ? search.summary : undefined} />
 
       <div className="dashboard-grid">
         <LeadForm credits={user.credits} busy={generating} serverError={state.error} onGenerate={(industry, location, quantity) => void generate(industry, location, quantity)} />

@@ -10,6 +10,7 @@ import {
   MAX_MONITORS_PER_USER, attemptAtFor, createMonitor, findOwnMonitor, nextDueAfter, periodOf, runsOf, toMonitor, toRun, type MonitorRow,
 } from '../monitors/monitorRecord.ts';
 import { startMonitorRun } from '../monitors/monitorRunStart.ts';
+import { searchStartLimit } from '../domain/startRateLimit.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 const NOT_FOUND = 'Monitor not found';
@@ -99,7 +100,8 @@ export async function monitorRoutes(app: App, rt: LeadsRuntime): Promise<void> {
 
   app.post('/api/monitors/:id/run', {
     schema: { params: MonitorId, response: { 202: MonitorRunStarted, ...errors } },
-    preHandler: app.requireUser,
+    // Run now starts a search: it counts toward the same per-user start limit as POST /api/lead-searches.
+    preHandler: [app.requireUser, searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute)],
   }, async (request, reply) => {
     const monitor = await ownMonitor(request);
     const started = await startMonitorRun(rt.monitorRuns, monitor, new Date(), 'manual');
