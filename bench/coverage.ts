@@ -5,13 +5,18 @@
 // city's boundary, the overlap of the two runs' businesses and the wall time; then the small town.
 // Sources: PLACES_SOURCES (default "osm,google"); BENCH_LABEL names the results file's figures.
 // Targets: 200 of 200, 0 outside, <= 0.15 provider requests per lead, >= 95% overlap.
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import { bearer } from '../test/support/api.ts';
 import { startProductInWorld } from '../test/support/productInWorld.ts';
 import { startSimulatedWorld, WORLD_CITY, WORLD_SMALL_TOWN, type WorldBusiness } from '../test/support/simulatedWorld.ts';
 import { reportFigures } from './benchResults.ts';
 
 const sources = process.env.PLACES_SOURCES ?? 'osm,google';
-const world = await startSimulatedWorld();
+// The world answers from its own process: the product's busy event loop must not delay it.
+const served = spawn(process.execPath, ['--import', 'tsx', new URL('../test/support/simulatedWorld.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+const { port } = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: served.stdout! }).once('line', resolve))) as { port: number };
+const world = await startSimulatedWorld({ servedAt: port });
 const product = await startProductInWorld(world, { PLACES_SOURCES: sources, PLACES_SOURCE: sources.split(',')[0] });
 const byPhone = new Map(world.businesses.flatMap((b) => (b.phone ? [[b.phone, b] as const] : [])));
 
@@ -25,11 +30,13 @@ let users = 0;
 async function search(location: string, quantity: number) {
   const user = await product.register(`bench-coverage-${users++}@example.com`);
   await product.setCredits(user.id, user.token, 1000);
+  await world.refreshCounts();
   const before = { ...world.requests };
   const started = performance.now();
   const res = await product.api('POST', '/api/generate-leads', { industry: 'Dentists', location, quantity }, bearer(user.token));
   const wallMs = Math.round(performance.now() - started);
   if (res.status !== 200) throw new Error(`generate-leads: ${res.status} ${JSON.stringify(res.body)}`);
+  await world.refreshCounts();
   const providerRequests = Object.entries(world.requests).reduce((sum, [name, count]) => sum + count - before[name as keyof typeof before], 0);
   const leads = res.body.leads as { website?: string; phone?: string }[];
   const businesses = leads.map(businessOf);
@@ -72,4 +79,5 @@ figures.small_town_100 = {
 reportFigures(`coverage-${process.env.BENCH_LABEL ?? sources.replace(/,/g, '+')}`, figures);
 await product.close();
 await world.close();
+served.kill('SIGTERM');
 process.exit(0);

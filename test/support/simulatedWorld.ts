@@ -65,6 +65,8 @@ export interface SimulatedWorld {
   lookup: HostLookup;
   route: ConnectRoute;
   resetCounts(): void;
+  /** Reads the counts of a world another process serves (nothing to do for one served here). */
+  refreshCounts(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -198,7 +200,12 @@ interface GoogleBody {
 
 const googleError = (code: number, status: string, message: string) => ({ status: code, body: { error: { code, status, message } } });
 
-export async function startSimulatedWorld(options: { latencyMs?: number } = {}): Promise<SimulatedWorld> {
+/**
+ * Starts the world's server, or (`servedAt`) describes one another process serves on that port
+ * (the benchmark keeps it out of the busy product's process): the same businesses, its URLs and
+ * routes, and `requests` as that server last said (`refreshCounts`).
+ */
+export async function startSimulatedWorld(options: { latencyMs?: number; servedAt?: number } = {}): Promise<SimulatedWorld> {
   const city = townOf(WORLD_CITY, FLORESTI.features[0].geometry.coordinates[0]);
   const smallTown = townOf(WORLD_SMALL_TOWN, irregularRing(23.33, 46.745, 0.02, 9));
   const neighbour = townOf(BIG_NEIGHBOUR, irregularRing(23.61, 46.77, 0.06, 11));
@@ -303,6 +310,7 @@ export async function startSimulatedWorld(options: { latencyMs?: number } = {}):
     const json = (status: number, body: unknown) => send(status, 'application/json', JSON.stringify(body));
     const host = String(req.headers.host ?? '').replace(/:\d+$/, '');
     const url = new URL(req.url ?? '/', 'http://world');
+    if (url.pathname === '/_world/requests') return json(200, requests);
     const business = byHost.get(host);
     if (business) {
       if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', sitePage(business));
@@ -333,8 +341,8 @@ export async function startSimulatedWorld(options: { latencyMs?: number } = {}):
     }
     send(404, 'text/plain', 'no such host or path in the simulated world');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  if (options.servedAt === undefined) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = options.servedAt ?? (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
@@ -354,9 +362,21 @@ export async function startSimulatedWorld(options: { latencyMs?: number } = {}):
     resetCounts() {
       for (const key of Object.keys(requests) as WorldProvider[]) requests[key] = 0;
     },
+    async refreshCounts() {
+      if (options.servedAt === undefined) return;
+      Object.assign(requests, await (await fetch(`${origin}/_world/requests`)).json());
+    },
     close: () => new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
       server.closeAllConnections();
       server.close(() => resolve());
     }),
   };
+}
+
+// `node --import tsx test/support/simulatedWorld.ts`: serves the world and prints {"port": N}.
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  const world = await startSimulatedWorld();
+  console.log(JSON.stringify({ port: Number(new URL(world.origin).port) }));
+  process.on('SIGTERM', () => void world.close().then(() => process.exit(0)));
 }
