@@ -170,6 +170,28 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     expect(new Set(leads.map((l: { company: string }) => l.company)).size).toBe(25);
   }, 180_000);
 
+  it('a monitor runs over Kafka through Envoy: run now skips what the user already has and charges 1 credit per new business', async () => {
+    const user = await register('Dist Watcher');
+    await until(() => balance(user.auth), (b) => b === 10);
+    const search = await api('POST', '/api/lead-searches', { industry: 'Dentists', location: 'London', quantity: 4 }, user.auth);
+    await readFeed(`${stack.url}/api/lead-searches/${search.body.id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 120_000 });
+    const had = new Set((await api('GET', `/api/lead-searches/${search.body.id}`, undefined, user.auth)).body.leads.map((l: { company: string }) => l.company));
+    expect(had.size).toBe(4);
+
+    const monitor = await api('POST', '/api/monitors', { industry: 'Dentists', location: 'London', max_leads_per_run: 3, frequency: 'daily' }, user.auth);
+    expect(monitor.status).toBe(201);
+    const run = await api('POST', `/api/monitors/${monitor.body.id}/run`, undefined, user.auth);
+    expect(run.status).toBe(202);
+    const { messages } = await readFeed(`${stack.url}/api/lead-searches/${run.body.search_id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 120_000 });
+    const leads = messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads);
+    expect(leads).toHaveLength(3);
+    expect(leads.some((l: { company: string }) => had.has(l.company))).toBe(false);
+    expect(messages.at(-1)!.data).toMatchObject({ status: 'completed', stats: { total_found: 3, credits_used: 3 } });
+    expect(await until(() => balance(user.auth), (b) => b === 3)).toBe(3);
+    const runs = await until(async () => (await api('GET', `/api/monitors/${monitor.body.id}/runs`, undefined, user.auth)).body.runs, (r) => r[0]?.finished_at !== null);
+    expect(runs).toMatchObject([{ search_id: run.body.search_id, status: 'completed', new_leads: 3, credits_used: 3 }]);
+  }, 240_000);
+
   it('once DELETE /api/account answers, no service takes the account\'s token or key; the erasure over Kafka leaves none of its searches', async () => {
     const leaver = await register('Dist Leaver');
     await until(() => balance(leaver.auth), (b) => b === 10);
