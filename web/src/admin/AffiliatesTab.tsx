@@ -92,7 +92,7 @@ export function AffiliatesTab() {
                   <time dateTime={a.submitted_at} className="muted">{dateTime(a.submitted_at)}</time>
                 </div>
                 <a href={`mailto:${a.email}`} className="admin-break">{a.email}</a>
-                {a.website && <span className="admin-break">{a.website}</span>}
+                {a.website && <p className="admin-break">Website: {a.website}</p>}
                 {a.message && <p>{a.message}</p>}
                 <span className="muted">{a.user_id ? 'Signed in when applying' : 'Applied signed out'}</span>
               </li>
