@@ -435,4 +435,37 @@ describe('receipts by email', () => {
     const sent = (await readMailbox(mailDir)).filter((m) => m.subject.startsWith('Your leads are ready')).map((m) => m.to);
     expect(sent).toEqual([expect.stringContaining('long@example.com')]);
   });
+
+  it("emails a monitor's new businesses when its user asked for it, and always a run that had no credits", async () => {
+    const call = caller(() => svc.url);
+    const mailDir = path.join(dataDir, 'mail');
+    const run = async (email: string, data: { status: string; new_leads: number; notify_email: boolean }) => {
+      const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email, password: 'secret123' });
+      const monitorId = uuidv7();
+      const searchId = data.status === 'insufficient_credits' ? null : uuidv7();
+      const published = event(TOPICS.leadsSearch, 'monitor.run.completed', monitorId, new Date(), {
+        monitor_id: monitorId, user_id: reg.body.user.id, search_id: searchId, industry: 'Dentists', location: 'Ulm',
+        credits_used: data.new_leads, timestamp: new Date().toISOString(), ...data,
+      });
+      await bus.publish([published]);
+      return { searchId, eventId: published.envelope.id };
+    };
+    const news = await run('watcher@example.com', { status: 'completed', new_leads: 3, notify_email: true });
+    const mail = await waitForMail(mailDir, 'watcher@example.com', /^3 new dentists in Ulm$/);
+    expect(mail.links).toContain(`http://127.0.0.1:5999/monitors?run=${news.searchId}`);
+    await run('broke@example.com', { status: 'insufficient_credits', new_leads: 0, notify_email: false });
+    const broke = await waitForMail(mailDir, 'broke@example.com', /could not run: no credits left$/);
+    expect(broke.subject).toBe('Your monitor for Dentists in Ulm could not run: no credits left');
+
+    // No email: notices off, or nothing new. Checked once both events are handled and every queued email sent.
+    const quiet = await Promise.all([
+      run('notices-off@example.com', { status: 'completed', new_leads: 2, notify_email: false }),
+      run('nothing-new@example.com', { status: 'completed', new_leads: 0, notify_email: true }),
+    ]);
+    await expect.poll(() => svc.ctx.db('kit_handled_events').whereIn('event_id', quiet.map((q) => q.eventId)).count({ n: '*' }).first().then((r) => Number(r!.n)), { timeout: 10_000 }).toBe(2);
+    await everyQueuedEmailSent();
+    const to = (await readMailbox(mailDir)).map((m) => m.to).join(' ');
+    expect(to).not.toContain('notices-off@example.com');
+    expect(to).not.toContain('nothing-new@example.com');
+  });
 });
