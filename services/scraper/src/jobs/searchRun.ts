@@ -44,6 +44,15 @@ class LeaseLost extends Error {}
  */
 const storableText = (text: string): string => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
 
+/** The coverage with its sources' error texts made storable (they quote providers' answers too). */
+function storableCoverage(coverage: Coverage | undefined): Coverage | undefined {
+  if (!coverage) return undefined;
+  const sources = Object.fromEntries(Object.entries(coverage.sources).map(([name, source]) => [
+    name, source.error === undefined ? source : { ...source, error: storableText(source.error).slice(0, 1000) },
+  ]));
+  return { ...coverage, sources };
+}
+
 /** How many places a search asks its source for: enough that sites without contacts do not leave it short. */
 export const placesWanted = (quantity: number): number => Math.min(quantity * 3 + 10, 1000);
 
@@ -260,7 +269,7 @@ export class SearchRun {
           updated_at: trx.fn.now(),
         }).returning('*');
         if (sentNow.length) await emitEvent(trx, 'scrape.leads_found', searchId, { search_id: searchId, leads: sentNow });
-        const coverage = this.coverage();
+        const coverage = storableCoverage(this.coverage());
         await emitEvent(trx, 'scrape.progress', searchId, {
           search_id: searchId, places_found: updated.places_found, websites_checked: updated.websites_checked, leads_found: updated.leads_sent,
           ...(coverage ? { coverage } : {}),
@@ -294,7 +303,7 @@ export class SearchRun {
         state: 'finished', finish_reason: reason, error: error ?? null, finished_at: trx.fn.now(), updated_at: trx.fn.now(),
         lease_owner: null, lease_replica: null, lease_expires_at: null,
       });
-      const coverage = this.coverage();
+      const coverage = storableCoverage(this.coverage());
       await emitEvent(trx, 'scrape.finished', searchId, {
         search_id: searchId,
         reason,
