@@ -42,8 +42,6 @@ export function UserMenu({ user }: { user: User }) {
         data-testid="user-menu-button"
         aria-expanded={open}
         aria-controls={panelId}
-        // On a phone the name is hidden and only the (decorative) initial shows: the button still says what it is.
-        aria-label={`${user.name}: account menu`}
         onClick={() => setOpen((value) => !value)}
       >
         <span className="avatar" aria-hidden="true">
