@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { LEADS_EXPORT_COLUMNS } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
+import { axeFindings } from '../support/accessibility.ts';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
@@ -121,6 +122,8 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     await rows().nth(1).getByRole('checkbox').check();
     await page.getByTestId('leads-selection').getByText('2 selected', { exact: true }).waitFor();
     await screenshot(page, 'searches-results-selected');
+    // No critical or serious axe finding with the filters, the selection and its exports on screen.
+    expect(await axeFindings(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export 2 selected as CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^leadforge-florists-london-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv: Record<string, string>[] = parse(fs.readFileSync((await download.path())!), { bom: true, columns: true });
@@ -157,6 +160,7 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     await page.getByLabel('To', { exact: true }).fill(today);
     await expect.poll(() => history.locator('tbody tr').count(), loading).toBe(1);
     await screenshot(page, 'searches-list-filtered');
+    expect(await axeFindings(page)).toEqual([]);
 
     await history.getByRole('link', { name: 'Open Florists in London' }).click();
     await page.waitForURL(/\/searches\/[^/?]+$/);
@@ -165,6 +169,7 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     expect(await stat('total_found').innerText()).toBe('20');
     expect(await page.getByTestId('live-pill').innerText()).toBe('Completed');
     await screenshot(page, 'searches-page');
+    expect(await axeFindings(page)).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { name: 'Florists in London', level: 1 }).waitFor();
     await expect.poll(() => rows().count(), loading).toBe(20);
