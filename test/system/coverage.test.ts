@@ -58,8 +58,12 @@ describe('coverage: every business in the area, from every source, said', () => 
     expect(coverage).toMatchObject({ area: { name: WORLD_CITY, boundary: 'polygon' }, exhausted: false });
     expect(Object.keys(coverage.sources).sort()).toEqual(['google', 'osm']);
     expect(coverage.sources.google.error).toBeUndefined();
-    expect(coverage.cells_searched).toBeGreaterThan(1);
-    expect(coverage.cells_saturated).toBeGreaterThan(0);
+    // Google's first cell (the bounding box) saturates; how many more it asks depends on how fast the
+    // sites answer (the search reads places as it needs them): cell splitting is the source tests'.
+    expect(coverage.cells_searched).toBeGreaterThanOrEqual(1);
+    expect(coverage.cells_saturated).toBeGreaterThanOrEqual(1);
+    // One geocoding request besides the sources' own.
+    expect(coverage.provider_requests).toBe(coverage.sources.osm.requests + coverage.sources.google.requests + 1);
     expect(coverage.places_outside_area).toBeGreaterThan(0);
     expect(coverage.duplicates_merged).toBeGreaterThan(0);
     expect(coverage.provider_requests).toBeLessThanOrEqual(60);
