@@ -91,6 +91,9 @@ export const PurchaseRefunded = Type.Object({
   refunded_at: Type.String(),
 });
 
+/** At most this many known business keys ride on one search request (the newest). */
+export const MAX_KNOWN_BUSINESS_KEYS = 5000;
+
 export const SearchRequested = Type.Object({
   search_id: Type.String(),
   user_id: Type.String(),
@@ -98,6 +101,11 @@ export const SearchRequested = Type.Object({
   location: Type.String(),
   quantity: Type.Integer(),
   deadline_at: Type.String(),
+  /**
+   * Businesses the user already has from searches of this location (lead intake's keys, `place:...`
+   * and `site:...`), when the search skips them: the engine neither crawls nor counts them.
+   */
+  known_business_keys: Type.Optional(Type.Array(Type.String({ maxLength: 600 }), { maxItems: MAX_KNOWN_BUSINESS_KEYS })),
 });
 export const SearchCompleted = Type.Object({
   search_id: Type.String(),
@@ -134,6 +142,8 @@ export const EngineStats = Type.Object({
   with_email: Type.Integer(),
   with_phone: Type.Integer(),
   with_website: Type.Integer(),
+  /** Places skipped unfetched as businesses the user already has (known_business_keys). */
+  known_skipped: Type.Optional(Type.Integer()),
 });
 
 /** A lead as the engine sends it: the user-facing fields, a stable key, and every contact it found. */

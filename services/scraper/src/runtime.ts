@@ -15,6 +15,7 @@ import { loadParseConfig } from './parsing/parseConfig.ts';
 import { acquireParsePool } from './parsing/parsePool.ts';
 import { createPageReader, type PageReader } from './parsing/pageReader.ts';
 import { placesSearchFor } from './places/placesSearchFor.ts';
+import { geocodeStoreOf } from './places/geocodeStore.ts';
 import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
 import { proxyQuotaRemaining, reportAtScrape } from './usage/scraperMetrics.ts';
@@ -70,7 +71,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     quota,
     usage,
   });
-  const placesSearch = placesSearchFor(config, client.fetchJson);
+  const placesSearch = placesSearchFor(config, client.fetchJson, geocodeStoreOf(ctx.db));
   const uncredentialed = config.placesSources.filter((name) => (name === 'google' && !config.googlePlacesApiKey) || (name === 'decodo' && !config.decodoScraperToken));
   if (uncredentialed.length) {
     ctx.log.warn({ placesSources: uncredentialed }, 'places sources without credentials: each reports its error in the coverage (a search with no other source finishes as "source_failed")');

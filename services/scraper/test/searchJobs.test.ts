@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { businessKeysOf } from '@leadforge/kit/businessKeys.ts';
+import { createNominatimGeocoder } from '../src/domain/places/nominatimGeocoder.ts';
+import { geocodeStoreOf } from '../src/places/geocodeStore.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 
@@ -76,6 +79,49 @@ for (const kind of kinds) {
       expect(leads.find((lead) => lead.website.includes('norobots'))).toBeUndefined();
       expect(leads.find((lead) => lead.website.includes('ratelimited'))?.email).toBe('patient@ratelimited.fixture.test');
     }, 90_000);
+
+    it('neither crawls nor counts a business the user already has (known keys), and still delivers new ones', async () => {
+      await scraper.requestSearch({ search_id: 'search-known-first', quantity: 10 });
+      await scraper.finished('search-known-first');
+      const known = leadsOf(scraper, 'search-known-first');
+      expect(known).toHaveLength(10);
+      // The keys lead intake stores for them (owned_businesses), as the leads service sends them.
+      const knownKeys = known.flatMap((lead) => businessKeysOf(lead.key, lead.website));
+      const knownHosts = known.filter((lead) => lead.website).map((lead) => new URL(lead.website).host);
+      expect(knownHosts.length).toBeGreaterThan(0);
+      const hitsOfKnownSites = () => [...web.hits].filter(([key]) => knownHosts.includes(key.split(' ')[0])).reduce((sum, [, count]) => sum + count, 0);
+      const before = hitsOfKnownSites();
+
+      await scraper.requestSearch({ search_id: 'search-known-again', quantity: 10, known_business_keys: knownKeys });
+      const finished = await scraper.finished('search-known-again');
+      const fresh = leadsOf(scraper, 'search-known-again');
+
+      expect(finished.data.reason).toBe('done');
+      expect(hitsOfKnownSites()).toBe(before);
+      expect(fresh).toHaveLength(10);
+      expect(fresh.filter((lead) => known.some((old) => old.key === lead.key))).toEqual([]);
+      expect(finished.data.stats.total_found).toBe(10);
+      expect(finished.data.stats.known_skipped).toBeGreaterThanOrEqual(10);
+    });
+
+    it('reuses a geocoded location from the database: another replica makes no Nominatim request within SCRAPER_GEOCODE_CACHE_HOURS', async () => {
+      await scraper.requestSearch({ search_id: 'search-geocode', location: 'Geocode Town', quantity: 1 });
+      await scraper.finished('search-geocode');
+      // Another replica (or this one after a restart): its own geocoder over the same database.
+      const asked: string[] = [];
+      const fetchJson = async (url: string) => {
+        asked.push(url);
+        return (await fetch(url)).json();
+      };
+      const replica = createNominatimGeocoder(fetchJson, web.urls.nominatim, { hours: 24, store: geocodeStoreOf(scraper.svc.ctx.db) });
+      const area = await replica(' geocode town ');
+      expect(asked).toEqual([]);
+      expect(area.name).toBeTruthy();
+      // An answer older than the cache's hours is asked for again (and stored anew).
+      await scraper.svc.ctx.db('scraper_geocodes').where({ location_key: 'geocode town' }).update({ geocoded_at: new Date(Date.now() - 25 * 3600_000) });
+      await createNominatimGeocoder(fetchJson, web.urls.nominatim, { hours: 24, store: geocodeStoreOf(scraper.svc.ctx.db) })('Geocode Town');
+      expect(asked).toHaveLength(1);
+    });
 
     it('stops a cancelled search with the reason and what it had found', async () => {
       await scraper.requestSearch({ search_id: 'search-cancel', quantity: 200 });

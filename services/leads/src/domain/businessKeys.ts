@@ -1,29 +1,6 @@
-import { parse } from 'tldts';
+import { siteOf } from '@leadforge/kit/businessKeys.ts';
 
-/**
- * What a website is matched by: its registrable domain (`shop.example.co.uk` -> `example.co.uk`,
- * from the Public Suffix List), or its host when it has none (an IP address, or a name under a suffix
- * the list does not know, such as `.test`). Lower-case, without `www.`. Undefined when unusable.
- */
-export function siteOf(address: string): string | undefined {
-  const text = address.trim().toLowerCase();
-  if (!text) return undefined;
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//.test(text) ? text : `http://${text}`).hostname;
-  } catch {
-    return undefined;
-  }
-  host = host.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (!host) return undefined;
-  const parsed = parse(host, { allowPrivateDomains: true });
-  if (parsed.isIp) return host;
-  if (!parsed.hostname || !parsed.hostname.includes('.')) return undefined;
-  if ((parsed.isIcann || parsed.isPrivate) && parsed.domain) return parsed.domain;
-  // A suffix the list does not know: the host itself is the most a match can safely cover.
-  if (parsed.isIcann === false && parsed.isPrivate === false && parsed.publicSuffix !== parsed.hostname) return parsed.hostname.replace(/^www\./, '');
-  return undefined;
-}
+export { businessKeysOf, siteOf } from '@leadforge/kit/businessKeys.ts';
 
 /**
  * The host a website opt-out covers (with its subdomains): the address's host, lower-case, without
@@ -77,19 +54,4 @@ export function siteOfEmail(email: string): string | undefined {
 export function e164Of(phone: string): string | undefined {
   const compact = phone.trim().replace(/[\s().\-/]/g, '').replace(/^00/, '+');
   return /^\+[1-9]\d{5,14}$/.test(compact) ? compact : undefined;
-}
-
-/**
- * The keys one business is known by for a user's ownership: its place (the engine's stable key) and
- * its website. A website with a path (a page on a shared platform, `facebook.com/yourshop`) counts
- * by site and path, so two shops on one platform stay two businesses.
- */
-export function businessKeysOf(placeKey: string, website: string): string[] {
-  const keys = [`place:${placeKey}`];
-  if (!website) return keys;
-  const site = siteOf(website);
-  if (!site) return keys;
-  const path = new URL(website).pathname.toLowerCase().replace(/\/+$/, '');
-  keys.push(`site:${site}${path}`);
-  return keys;
 }

@@ -1,3 +1,4 @@
+import { MAX_KNOWN_BUSINESS_KEYS } from '@leadforge/contracts';
 import type { DbOrTrx, Trx } from './searchRecord.ts';
 
 /** The engine is never asked for more than this many leads for one search. */
@@ -36,19 +37,35 @@ export async function claimBusiness(trx: Trx, userId: string, searchId: string, 
     .where('owned_businesses.acquired_at', '<=', cutoff(trx, windowDays));
 }
 
+/** What the engine is told of the user's businesses for a search, and how many it must ask for. */
+export interface EngineAsk {
+  quantity: number;
+  /** Lead intake's keys of the businesses the engine should neither crawl nor count (absent: none). */
+  knownBusinessKeys?: string[];
+}
+
 /**
- * What to ask the engine for so that skipping owned businesses still fills the quantity: the
- * quantity plus the leads the user got from earlier searches of the same location within the window,
- * or ever for a monitor's run (`windowDays` null) (the businesses most likely to come back). Owned
- * ones are included, not skipped, on request.
+ * What to ask the engine for so that skipping owned businesses still fills the quantity. When the
+ * search skips owned ones (a monitor's run: owned ever, `windowDays` null; otherwise owned within the
+ * window), the engine gets the keys the user owns from searches of the same location (the businesses
+ * most likely to come back; the newest MAX_KNOWN_BUSINESS_KEYS), skips those unfetched and uncounted,
+ * and is asked for the quantity plus one per key left out (intake still skips them). Owned ones are
+ * included, not skipped, on request.
  */
-export async function engineQuantityFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number | null): Promise<number> {
-  if (includeOwned || windowDays === 0) return quantity;
-  let received = db('leads')
-    .join('lead_searches', 'lead_searches.id', 'leads.search_id')
-    .where('lead_searches.user_id', userId)
+export async function engineAskFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number | null): Promise<EngineAsk> {
+  if (includeOwned || windowDays === 0) return { quantity };
+  let owned = db('owned_businesses')
+    .join('lead_searches', 'lead_searches.id', 'owned_businesses.search_id')
+    .where('owned_businesses.user_id', userId)
     .andWhereRaw('lower(lead_searches.location) = lower(?)', [location.trim()]);
-  if (windowDays !== null) received = received.andWhere('leads.created_at', '>', cutoff(db, windowDays));
-  const [{ owned }] = await received.count({ owned: '*' });
-  return Math.min(MAX_ENGINE_QUANTITY, Math.max(quantity, quantity + Number(owned)));
+  if (windowDays !== null) owned = owned.andWhere('owned_businesses.acquired_at', '>', cutoff(db, windowDays));
+  const rows: { business_key: string; total: string | number }[] = await owned
+    .select('owned_businesses.business_key', db.raw('count(*) OVER () AS total'))
+    .orderBy('owned_businesses.acquired_at', 'desc')
+    .limit(MAX_KNOWN_BUSINESS_KEYS);
+  const leftOut = rows.length ? Number(rows[0].total) - rows.length : 0;
+  return {
+    quantity: Math.min(MAX_ENGINE_QUANTITY, quantity + leftOut),
+    ...(rows.length ? { knownBusinessKeys: rows.map((row) => row.business_key) } : {}),
+  };
 }

@@ -5,7 +5,7 @@ import type { CreditHolds } from './creditHolds.ts';
 import { searchesTotal } from '../leadsMetrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import { lockSearch, type SearchRow } from './searchRecord.ts';
-import { engineQuantityFor } from './ownedBusinesses.ts';
+import { engineAskFor } from './ownedBusinesses.ts';
 import { lockLiveAccount } from './erasedAccounts.ts';
 
 export interface StartDeps {
@@ -73,9 +73,9 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
       const search = await lockSearch(trx, id);
       if (!search || search.status !== 'reserving') throw serviceUnavailable(BILLING_UNAVAILABLE, 'billing_unavailable');
       const deadline = new Date(Date.now() + deps.searchDeadlineMs);
-      const engineQuantity = await engineQuantityFor(trx, userId, search.location, search.quantity, search.include_owned, search.monitor_id ? null : deps.ownershipWindowDays);
+      const ask = await engineAskFor(trx, userId, search.location, search.quantity, search.include_owned, search.monitor_id ? null : deps.ownershipWindowDays);
       const [running]: SearchRow[] = await trx('lead_searches').where({ id }).update({
-        engine_quantity: engineQuantity,
+        engine_quantity: ask.quantity,
         status: 'running',
         credits: 'held',
         reservation_id: hold.reservation_id,
@@ -87,8 +87,9 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
         user_id: userId,
         industry: running.industry,
         location: running.location,
-        quantity: engineQuantity,
+        quantity: ask.quantity,
         deadline_at: deadline.toISOString(),
+        ...(ask.knownBusinessKeys ? { known_business_keys: ask.knownBusinessKeys } : {}),
       });
       afterCommit(trx, () => {
         deps.relay.wake();

@@ -23,6 +23,9 @@ export interface JobRow {
   with_website: number;
   finish_reason: string | null;
   traceparent: string | null;
+  /** Lead intake's keys of businesses the user already has: not crawled, not counted. */
+  known_business_keys: string[];
+  known_skipped: number;
 }
 
 /** Records a requested search; a redelivered request changes nothing, nor does one of an erased account. */
@@ -37,6 +40,7 @@ export async function recordSearch(trx: Knex.Transaction, data: EventData<'searc
     location: data.location,
     quantity: Math.max(0, data.quantity),
     deadline_at: deadline,
+    known_business_keys: JSON.stringify(data.known_business_keys ?? []),
     traceparent: activeTraceparent() ?? null,
   }).onConflict('search_id').ignore();
 }

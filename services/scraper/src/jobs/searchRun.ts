@@ -11,6 +11,7 @@ import type { SiteEnricher } from '../enrichment/siteEnrichment.ts';
 import { withEmailVerdict } from '../enrichment/emailVerdictOfLead.ts';
 import type { MailDomainLookup } from '../domain/verdicts/emailVerdict.ts';
 import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { placeBusinessKeysOf } from '@leadforge/kit/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../usage/scraperMetrics.ts';
 import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';
 
@@ -76,6 +77,9 @@ export class SearchRun {
   private readonly inFlight = new Set<Promise<void>>();
   private processed = new Set<string>();
   private placesSeen = 0;
+  /** Places skipped as businesses the user already has (the same count again after a takeover: it walks the same places). */
+  private knownSkipped = 0;
+  private readonly knownKeys: Set<string>;
   private pendingLeads = 0;
   private sent: number;
   private stopReason?: StopReason;
@@ -86,6 +90,7 @@ export class SearchRun {
 
   constructor(private readonly job: JobRow, private readonly deps: SearchRunDeps) {
     this.sent = job.leads_sent;
+    this.knownKeys = new Set(job.known_business_keys ?? []);
     // Every fetch in flight for this search listens to its signal: many listeners are expected.
     setMaxListeners(0, this.controller.signal);
   }
@@ -140,7 +145,9 @@ export class SearchRun {
     const { job } = this;
     const signal = this.controller.signal;
     try {
-      const search = this.deps.placesSearch({ industry: job.industry, location: job.location, limit: placesWanted(job.quantity) }, signal);
+      // Known places come back from the source too: ask for them on top of the wanted ones.
+      const knownPlaces = [...this.knownKeys].filter((key) => key.startsWith('place:')).length;
+      const search = this.deps.placesSearch({ industry: job.industry, location: job.location, limit: placesWanted(job.quantity + knownPlaces) }, signal);
       this.coverage = search.coverage;
       for await (const place of search.places) {
         if (this.stopReason) break;
@@ -148,6 +155,10 @@ export class SearchRun {
         const key = placeKeyOf(place);
         if (this.processed.has(key)) continue;
         this.processed.add(key);
+        if (placeBusinessKeysOf(key, place.website).some((known) => this.knownKeys.has(known))) {
+          this.knownSkipped++;
+          continue;
+        }
         while (!this.stopReason && this.inFlight.size >= this.allowedInFlight()) {
           await new Promise<void>((resolve) => { this.changed = resolve; });
         }
@@ -261,6 +272,7 @@ export class SearchRun {
         const websites = batch.filter((result) => result.checkedWebsite).length;
         const [updated] = await trx('scraper_jobs').where({ search_id: searchId }).update({
           places_found: trx.raw('GREATEST(places_found, ?)', [this.placesSeen]),
+          known_skipped: trx.raw('GREATEST(known_skipped, ?)', [this.knownSkipped]),
           websites_checked: trx.raw('websites_checked + ?', [websites]),
           leads_sent: trx.raw('leads_sent + ?', [sentNow.length]),
           with_email: trx.raw('with_email + ?', [sentNow.filter((lead) => lead.email).length]),
@@ -299,7 +311,9 @@ export class SearchRun {
     const finished = await this.deps.db.transaction(async (trx) => {
       const job = await lockOwnedJob(trx, searchId, this.deps.owner);
       if (!job) return false;
+      const knownSkipped = Math.max(job.known_skipped, this.knownSkipped);
       await trx('scraper_jobs').where({ search_id: searchId }).update({
+        known_skipped: knownSkipped,
         state: 'finished', finish_reason: reason, error: error ?? null, finished_at: trx.fn.now(), updated_at: trx.fn.now(),
         lease_owner: null, lease_replica: null, lease_expires_at: null,
       });
@@ -308,7 +322,10 @@ export class SearchRun {
         search_id: searchId,
         reason,
         ...(coverage ? { coverage } : {}),
-        stats: { total_found: job.leads_sent, with_email: job.with_email, with_phone: job.with_phone, with_website: job.with_website },
+        stats: {
+          total_found: job.leads_sent, with_email: job.with_email, with_phone: job.with_phone, with_website: job.with_website,
+          ...(this.knownKeys.size ? { known_skipped: knownSkipped } : {}),
+        },
         ...(error ? { error: error.slice(0, 1000) } : {}),
       });
       return true;

@@ -57,4 +57,13 @@ describe('Nominatim geocoding', () => {
     expect(requests).toHaveLength(1);
     await expect(geocode('Atlantis')).rejects.toThrow('Nominatim found no area for location "Atlantis"');
   });
+
+  it('asks every time with a cache of 0 hours (SCRAPER_GEOCODE_CACHE_HOURS=0)', async () => {
+    const answer = nominatim('search-krasnoyarsk-address-ru.json');
+    const { fetchJson, requests } = fixtureFetch({ [BASE]: [answer, answer] });
+    const geocode = createNominatimGeocoder(fetchJson, BASE, { hours: 0 });
+    await geocode('Krasnoyarsk');
+    await geocode('Krasnoyarsk');
+    expect(requests).toHaveLength(2);
+  });
 });

@@ -64,12 +64,28 @@ function areaOf(result: NominatimResult, location: string): GeocodedArea | undef
   };
 }
 
+/** Where geocoded areas are kept beyond one process (the scraper's database). */
+export interface GeocodeStore {
+  /** The area stored for the location key within the last `maxAgeHours`, if any. */
+  read(key: string, maxAgeHours: number): Promise<GeocodedArea | undefined>;
+  write(key: string, area: GeocodedArea): Promise<void>;
+}
+
+export interface GeocodeCache {
+  /** How long an answer is reused; 0 asks Nominatim every time. */
+  hours: number;
+  store?: GeocodeStore;
+}
+
 /**
- * Geocodes free-text locations with Nominatim (with the boundary polygon where it has one),
- * remembering each answer for the process's life.
+ * Geocodes free-text locations with Nominatim (with the boundary polygon where it has one). The same
+ * location text (trimmed, any case) within `cache.hours` reuses the answer: from this process's
+ * memory, else from the store (another replica's or an earlier process's answer). A store that
+ * fails is passed by: the search asks Nominatim instead.
  */
-export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: string) {
-  const cache = new Map<string, Promise<GeocodedArea>>();
+export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: string, cache: GeocodeCache = { hours: 24 }) {
+  const memory = new Map<string, { area: Promise<GeocodedArea>; at: number }>();
+  const maxAgeMs = cache.hours * 3600_000;
   const lookUp = async (location: string, ctx: SearchContext): Promise<GeocodedArea> => {
     // The boundary, simplified to about 50 m (a city's full outline can run to megabytes).
     const url = `${nominatimUrl.replace(/\/$/, '')}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=${encodeURIComponent(location)}`;
@@ -79,14 +95,21 @@ export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: stri
     if (!area) throw new Error(`Nominatim found no area for location "${location}"`);
     return area;
   };
+  const reuseOrLookUp = async (key: string, location: string, ctx: SearchContext): Promise<GeocodedArea> => {
+    const stored = await cache.store?.read(key, cache.hours).catch(() => undefined);
+    if (stored) return stored;
+    const area = await lookUp(location, ctx);
+    await cache.store?.write(key, area).catch(() => undefined);
+    return area;
+  };
   return (location: string, ctx: SearchContext = {}): Promise<GeocodedArea> => {
+    if (maxAgeMs <= 0) return lookUp(location, ctx);
     const key = location.trim().toLowerCase();
-    let area = cache.get(key);
-    if (!area) {
-      area = lookUp(location, ctx);
-      cache.set(key, area);
-      area.catch(() => cache.delete(key));
-    }
+    const kept = memory.get(key);
+    if (kept && Date.now() - kept.at < maxAgeMs) return kept.area;
+    const area = reuseOrLookUp(key, location, ctx);
+    memory.set(key, { area, at: Date.now() });
+    area.catch(() => memory.delete(key));
     return area;
   };
 }
