@@ -84,6 +84,27 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     await screenshot(page, 'searches-dashboard-back');
   });
 
+  it('on a phone, keeps each email on one line and scrolls the results inside their own box, not the page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await expect.poll(() => rows().count(), loading).toBe(20);
+      const emailLinks = page.getByTestId('leads-table').locator('tbody a[href^="mailto:"]');
+      expect(await emailLinks.count()).toBeGreaterThan(0);
+      // One line box per address: a cell that may break anywhere shrank to a letter's width and stacked them.
+      const lineBoxes = await emailLinks.evaluateAll((links) => links.map((link) => link.getClientRects().length));
+      expect(lineBoxes.every((lines) => lines === 1)).toBe(true);
+      const widths = await page.evaluate(() => {
+        const box = document.querySelector('.leads-table-wrap')!;
+        return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, table: box.scrollWidth, box: box.clientWidth };
+      });
+      expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+      expect(widths.table).toBeGreaterThan(widths.box);
+      await screenshot(page, 'searches-dashboard-results-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('filters the results by words, has email, has phone and email verdict', async () => {
     const companies = await cells(3);
     const target = companies[3];
