@@ -81,7 +81,11 @@ for (const kind of kinds) {
       await register(ada);
       await register(ada);
       const first = await stats(ada);
-      expect(first).toEqual({ total_referrals: 0, total_commissions: 0, referral_code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{8}$/), referral_link: `${PUBLIC_URL}/?ref=${first.referral_code}` });
+      expect(first).toEqual({
+        total_referrals: 0, total_commissions: 0, referral_code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{8}$/), referral_link: `${PUBLIC_URL}/?ref=${first.referral_code}`,
+        // No application needed; payouts go to the account's email until one is set.
+        application: null, payout_email: ada.email, payout_email_source: 'account',
+      });
       expect(await svc.ctx.db('affiliates').where({ user_id: ada.id }).count({ n: '*' })).toEqual([{ n: 1 }]);
     });
 

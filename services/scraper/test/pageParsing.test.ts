@@ -29,7 +29,7 @@ describe('reading pages in the parsing workers', () => {
   it('reads a home page: its contacts, the contact pages it links to, its frames and its first-level links', async () => {
     const home = await reader.readHome('https://bright-dental.co.uk/', plainHome, 'GB', 3);
     expect(home).toEqual({
-      contacts: { emails: ['desk@bright-dental.co.uk'], phones: ['+442079460123'], socials: [] },
+      contacts: { emails: ['desk@bright-dental.co.uk'], phones: ['+442079460123'], socials: [], persons: [] },
       contactPages: [{ url: 'https://bright-dental.co.uk/kontakt', score: 3 }],
       frames: [],
       navigation: [],
@@ -49,7 +49,7 @@ describe('reading pages in the parsing workers', () => {
     const deep = testPageReader({ maxDepth: 6_000 });
     try {
       const contacts = await deep.reader.readPage(`http://${HOSTILE_HOSTS.nested5000}/`, hostilePage(HOSTILE_HOSTS.nested5000, '/')!, 'GB');
-      expect(contacts).toEqual({ emails: [`hello@${HOSTILE_HOSTS.nested5000}`], phones: ['+442079460555'], socials: [] });
+      expect(contacts).toEqual({ emails: [`hello@${HOSTILE_HOSTS.nested5000}`], phones: ['+442079460555'], socials: [], persons: [] });
       const summary = await deep.reader.summarise(`http://${HOSTILE_HOSTS.nested5000}/`, 200, `<title>Deep</title>${'<span><a href="/x">'.repeat(2_000)}call +44 20 7946 0555`);
       expect(summary).toMatchObject({ title: 'Deep', phones: ['+442079460555'], links: [`http://${HOSTILE_HOSTS.nested5000}/x`] });
     } finally {
@@ -82,7 +82,7 @@ describe('the parsing workers load the TypeScript however the process was starte
   for (const [how, args] of starts) {
     it(how, async () => {
       const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
-      expect(JSON.parse(stdout)).toEqual({ emails: ['desk@bright-dental.co.uk'], phones: [], socials: [] });
+      expect(JSON.parse(stdout)).toEqual({ emails: ['desk@bright-dental.co.uk'], phones: [], socials: [], persons: [] });
     }, 90_000);
   }
 });
