@@ -65,6 +65,9 @@ function areaOf(result: NominatimResult, location: string): GeocodedArea | undef
 }
 
 /** Where geocoded areas are kept beyond one process (the scraper's database). */
+/** How a location is keyed in the geocode cache: the same text however it was spaced or capitalised. */
+export const geocodeKeyOf = (location: string): string => location.trim().toLowerCase();
+
 export interface GeocodeStore {
   /** The area stored for the location key within the last `maxAgeHours`, if any. */
   read(key: string, maxAgeHours: number): Promise<GeocodedArea | undefined>;
@@ -104,7 +107,7 @@ export function createNominatimGeocoder(fetchJson: FetchJson, nominatimUrl: stri
   };
   return (location: string, ctx: SearchContext = {}): Promise<GeocodedArea> => {
     if (maxAgeMs <= 0) return lookUp(location, ctx);
-    const key = location.trim().toLowerCase();
+    const key = geocodeKeyOf(location);
     const kept = memory.get(key);
     if (kept && Date.now() - kept.at < maxAgeMs) return kept.area;
     const area = reuseOrLookUp(key, location, ctx);
