@@ -45,15 +45,25 @@ export interface EngineAsk {
 }
 
 /**
- * What to ask the engine for so that skipping owned businesses still fills the quantity. When the
- * search skips owned ones (a monitor's run: owned ever, `windowDays` null; otherwise owned within the
- * window), the engine gets the keys the user owns from searches of the same location (the businesses
- * most likely to come back; the newest MAX_KNOWN_BUSINESS_KEYS), skips those unfetched and uncounted,
- * and is asked for the quantity plus one per key left out (intake still skips them). Owned ones are
- * included, not skipped, on request.
+ * What to ask the engine for so that skipping owned businesses still fills the quantity. A monitor's
+ * run (`windowDays` null: owned ever) gives the engine the keys the user owns from searches of the
+ * same location (the businesses most likely to come back; the newest MAX_KNOWN_BUSINESS_KEYS), which
+ * it skips unfetched and uncounted, and asks for the quantity plus one per key left out (intake still
+ * skips them). A search skips owned ones at intake instead (owned within the window), so that the user
+ * is told how many and can include them free: it asks for the quantity plus the leads the user got
+ * from earlier searches of the location within the window. Owned ones are included on request.
  */
 export async function engineAskFor(db: DbOrTrx, userId: string, location: string, quantity: number, includeOwned: boolean, windowDays: number | null): Promise<EngineAsk> {
   if (includeOwned || windowDays === 0) return { quantity };
+  if (windowDays !== null) {
+    const [{ received }] = await db('leads')
+      .join('lead_searches', 'lead_searches.id', 'leads.search_id')
+      .where('lead_searches.user_id', userId)
+      .andWhereRaw('lower(lead_searches.location) = lower(?)', [location.trim()])
+      .andWhere('leads.created_at', '>', cutoff(db, windowDays))
+      .count({ received: '*' });
+    return { quantity: Math.min(MAX_ENGINE_QUANTITY, quantity + Number(received)) };
+  }
   let owned = db('owned_businesses')
     .join('lead_searches', 'lead_searches.id', 'owned_businesses.search_id')
     .where('owned_businesses.user_id', userId)
