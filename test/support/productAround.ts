@@ -5,9 +5,9 @@ import path from 'node:path';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import { apiClient, bearer } from './api.ts';
+import { apiClient } from './api.ts';
 import { freshDataDir } from './dataTemplate.ts';
+import { ADMIN_EMAIL, productAccounts, type ProductAccounts } from './productAccounts.ts';
 
 /**
  * Which places the maps source answers with: the full fixture, one where exactly 12 businesses have
@@ -15,19 +15,15 @@ import { freshDataDir } from './dataTemplate.ts';
  */
 export type SourceMode = 'full' | 'twelve' | 'fourteen' | 'down';
 
-export interface ProductAround {
+export interface ProductAround extends ProductAccounts {
   stack: RunningStack;
   web: FixtureWeb;
   api: ReturnType<typeof apiClient>;
   setSource(mode: SourceMode): void;
-  register(email: string): Promise<{ token: string; id: string }>;
-  /** Sets a user's balance exactly (an admin credit adjustment through the gateway). */
-  setCredits(userId: string, token: string, credits: number): Promise<void>;
-  balance(token: string): Promise<number>;
   close(): Promise<void>;
 }
 
-export const ADMIN_EMAIL = 'leads-admin@example.com';
+export { ADMIN_EMAIL };
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
@@ -100,30 +96,14 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
   });
   const api = apiClient(stack.url);
 
-  const register = async (email: string) => {
-    const res = await api('POST', '/api/auth/register', { name: email.split('@')[0], email, password: 'secret123' });
-    if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
-    return { token: res.body.access_token as string, id: res.body.user.id as string };
-  };
-  const admin = await register(ADMIN_EMAIL);
-  const balance = async (token: string) => (await api('GET', '/api/auth/me', undefined, bearer(token))).body.credits as number;
+  const accounts = await productAccounts(api);
 
   return {
     stack,
     web,
     api,
     setSource: (next) => { mode = next; },
-    register,
-    balance,
-    async setCredits(userId, token, credits) {
-      // The signup grant arrives by event; wait for it so the adjustment lands on top of it.
-      const granted = await waitFor(() => balance(token), { until: (n) => n !== 0, what: 'the signup grant' });
-      const change = credits - granted;
-      if (change === 0) return;
-      const res = await api('POST', '/api/admin/update-credits', { user_id: userId, credits_change: change }, bearer(admin.token));
-      if (res.status !== 200) throw new Error(`update-credits: ${res.status} ${JSON.stringify(res.body)}`);
-      await waitFor(() => balance(token), { until: (n) => n === credits, what: `a balance of ${credits}` });
-    },
+    ...accounts,
     async close() {
       await stack.stop();
       await new Promise<void>((resolve) => switchboard.close(() => resolve()));

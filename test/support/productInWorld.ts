@@ -1,18 +1,13 @@
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import { apiClient, bearer } from './api.ts';
+import { apiClient } from './api.ts';
 import { freshDataDir } from './dataTemplate.ts';
-import { ADMIN_EMAIL } from './productAround.ts';
+import { ADMIN_EMAIL, productAccounts, type ProductAccounts } from './productAccounts.ts';
 import type { SimulatedWorld } from './simulatedWorld.ts';
 
-export interface ProductInWorld {
+export interface ProductInWorld extends ProductAccounts {
   stack: RunningStack;
   api: ReturnType<typeof apiClient>;
-  register(email: string): Promise<{ token: string; id: string }>;
-  /** Sets a user's balance exactly (an admin credit adjustment through the gateway). */
-  setCredits(userId: string, token: string, credits: number): Promise<void>;
-  balance(token: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -53,27 +48,11 @@ export async function startProductInWorld(world: SimulatedWorld, env: NodeJS.Pro
     },
   });
   const api = apiClient(stack.url);
-  const register = async (email: string) => {
-    const res = await api('POST', '/api/auth/register', { name: email.split('@')[0], email, password: 'secret123' });
-    if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
-    return { token: res.body.access_token as string, id: res.body.user.id as string };
-  };
-  const admin = await register(ADMIN_EMAIL);
-  const balance = async (token: string) => (await api('GET', '/api/auth/me', undefined, bearer(token))).body.credits as number;
+  const accounts = await productAccounts(api);
   return {
     stack,
     api,
-    register,
-    balance,
-    async setCredits(userId, token, credits) {
-      // The signup grant arrives by event; wait for it so the adjustment lands on top of it.
-      const granted = await waitFor(() => balance(token), { until: (n) => n !== 0, what: 'the signup grant' });
-      const change = credits - granted;
-      if (change === 0) return;
-      const res = await api('POST', '/api/admin/update-credits', { user_id: userId, credits_change: change }, bearer(admin.token));
-      if (res.status !== 200) throw new Error(`update-credits: ${res.status} ${JSON.stringify(res.body)}`);
-      await waitFor(() => balance(token), { until: (n) => n === credits, what: `a balance of ${credits}` });
-    },
+    ...accounts,
     close: () => stack.stop(),
   };
 }
