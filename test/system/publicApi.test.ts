@@ -54,8 +54,10 @@ describe('the public API through the gateway: API keys, /api/openapi.json and /a
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await page.text();
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    // What the page loads (its links back to the app are not assets).
+    const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBe(3);
+    expect(html).toContain('<a href="/">← Back to Leadforge</a>');
     for (const asset of assets) {
       expect(asset, 'no CDN: every asset from our own origin').toMatch(/^\/api\/docs\//);
       const res = await fetch(`${stack.url}${asset}`);
