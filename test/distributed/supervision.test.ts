@@ -20,7 +20,6 @@ const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
-
 const until = <T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> =>
   waitFor(read, { until: done, timeoutMs, intervalMs: 200 });
 

@@ -25,7 +25,6 @@ const KILLED = ['leads', 'scraper-1', 'scraper-2'];
 const SEARCHES = 4;
 const QUANTITY = 10;
 
-
 describe.skipIf(Boolean(missing))(`start:distributed with its leads and scraper processes killed mid-search${skipReason}`, () => {
   let web: FixtureWeb;
   let stack: DistributedStackProcess;
