@@ -51,6 +51,39 @@ describe('Decodo google_maps source', () => {
     expect(repeating.requests).toHaveLength(2);
   });
 
+  /** One page of Maps results as Decodo's parser nests them: `count` places, ids from `from`. */
+  const mapsPage = (from: number, count: number) => ({
+    results: [{ content: { results: { results: { organic: Array.from({ length: count }, (_, i) => ({
+      title: `Dentist ${from + i}`, place_id: `ChIJpage${from + i}`,
+    })) }, parse_status_code: 12000 }, status_code: 12000 } }],
+  });
+
+  it('reports the search of the area complete only when the list ran out on a short page', async () => {
+    const short = decodoSource(page, emptyPage);
+    const shortPlaces = await placesOf(short.source, { industry: 'cafe', location: 'x', limit: 50 });
+    expect(shortPlaces.report).toEqual({ cellsSearched: 1, cellsSaturated: 0, complete: true });
+  });
+
+  it('never reports complete when the list ended on a full page: Maps may have cut it at its cap', async () => {
+    // Two full pages of 20, then nothing: what a capped list looks like as much as a finished one.
+    const capped = decodoSource(mapsPage(1, 20), mapsPage(21, 20), emptyPage);
+    const places = await placesOf(capped.source, { industry: 'dentist', location: 'x', limit: 500 });
+    expect(places).toHaveLength(40);
+    expect(places.report).toEqual({ cellsSearched: 1, cellsSaturated: 1, complete: false });
+    // A full page answered again in place of the next one likewise.
+    const repeating = decodoSource(mapsPage(1, 20));
+    const again = await placesOf(repeating.source, { industry: 'dentist', location: 'x', limit: 500 });
+    expect(again).toHaveLength(20);
+    expect(again.report).toMatchObject({ cellsSaturated: 1, complete: false });
+  });
+
+  it('is not complete when it stopped at the limit', async () => {
+    const limited = decodoSource(mapsPage(1, 20), mapsPage(21, 5), emptyPage);
+    const places = await placesOf(limited.source, { industry: 'dentist', location: 'x', limit: 10 });
+    expect(places).toHaveLength(20);
+    expect(places.report.complete).toBe(false);
+  });
+
   it('reports errors', async () => {
     const { source } = decodoSource({ message: 'Unauthorized' });
     await expect(placesOf(source, { industry: 'cafe', location: 'x', limit: 5 })).rejects.toThrow('Decodo Web Scraping API error: Unauthorized');

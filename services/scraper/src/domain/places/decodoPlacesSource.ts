@@ -9,6 +9,8 @@ export interface DecodoSourceConfig {
 }
 
 const MAX_PAGES = 10;
+/** Google Maps lists 20 places a page. */
+const MAPS_PAGE_SIZE = 20;
 
 interface DecodoMapsItem {
   pos?: number;
@@ -64,6 +66,11 @@ function decodoItemToPlace(item: DecodoMapsItem, area: GeocodedArea): Place | un
 /**
  * Decodo Web Scraping API, target google_maps with parsing, page after page (one batch each) of
  * "<industry> <area name>"; the area's boundary is applied to what it answers, like every source's.
+ * Decodo documents no way to hold google_maps to a rectangle or a point and zoom (its `geo` is where
+ * the search is made from), so the area is one cell, searched by name (docs/lead-engine.md). Maps
+ * cuts a query's list at a cap it does not state: only a list that ran out on a short page is the
+ * whole answer; one that ended on a full page (nothing, or the same places, after it) may have been
+ * cut, and the cell counts as saturated.
  */
 export function createDecodoPlacesSource(config: DecodoSourceConfig): PlacesSource {
   const url = `${config.apiBase.replace(/\/$/, '')}/v2/scrape`;
@@ -71,6 +78,7 @@ export function createDecodoPlacesSource(config: DecodoSourceConfig): PlacesSour
     name: 'decodo',
     async *searchArea(area, query, ctx, report) {
       const seen = new Set<string>();
+      let lastListed = 0;
       for (let page = 1; page <= MAX_PAGES && seen.size < query.limit; page += 1) {
         if (ctx.takeRequest?.('decodo') === false) return;
         const answer = (await config.fetchJson(url, {
@@ -88,13 +96,15 @@ export function createDecodoPlacesSource(config: DecodoSourceConfig): PlacesSour
           const detail = typeof answer === 'string' ? answer.slice(0, 200) : (answer.message ?? 'answer without results');
           throw new Error(`Decodo Web Scraping API error: ${detail}`);
         }
-        report.cellsSearched++;
+        if (page === 1) report.cellsSearched++;
         const places = itemsOf(answer).flatMap((item) => decodoItemToPlace(item, area) ?? []);
         const fresh = places.filter((place) => !seen.has(place.placeId));
         if (fresh.length === 0) {
-          report.complete = true;
+          if (lastListed < MAPS_PAGE_SIZE) report.complete = true;
+          else report.cellsSaturated++;
           return;
         }
+        lastListed = places.length;
         for (const place of fresh) seen.add(place.placeId);
         yield fresh;
       }
