@@ -71,7 +71,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     quota,
     usage,
   });
-  const placesSearch = placesSearchFor(config, client.fetchJson, geocodeStoreOf(ctx.db));
+  const placesSearch = placesSearchFor(config, client.fetchJson, geocodeStoreOf(ctx.db), usage);
   const uncredentialed = config.placesSources.filter((name) => (name === 'google' && !config.googlePlacesApiKey) || (name === 'decodo' && !config.decodoScraperToken));
   if (uncredentialed.length) {
     ctx.log.warn({ placesSources: uncredentialed }, 'places sources without credentials: each reports its error in the coverage (a search with no other source finishes as "source_failed")');

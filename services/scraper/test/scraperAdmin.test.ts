@@ -130,7 +130,7 @@ for (const kind of kinds) {
       const cleared = (await scraper.call('GET', '/api/admin/decodo-usage', undefined, admin)).body;
       expect(cleared).toEqual({
         total_successful: 0, total_failed: 0, success_rate: 0, quota: { remaining_requests: 10_000 }, avg_response_time_ms: 0,
-        total_requests: 0, total_traffic_mb: 0, total_traffic_kb: 0, top_domains: [], pages_given_up: 0, last_updated: null,
+        total_requests: 0, total_traffic_mb: 0, total_traffic_kb: 0, top_domains: [], pages_given_up: 0, last_updated: null, places_sources: [],
       });
     });
 

@@ -15,6 +15,24 @@ export const ProxyStatsResponse = Type.Object({
 });
 export type ProxyStatsResponse = Static<typeof ProxyStatsResponse>;
 
+export const UsageStatsQuery = Type.Object({
+  /** The places sources' figures of the last N UTC days, today included; since the last reset when absent. */
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, errorMessage: 'days must be a whole number from 1 to 366' })),
+}, { additionalProperties: false });
+export type UsageStatsQuery = Static<typeof UsageStatsQuery>;
+
+/** One provider's use by searches in the period asked for: Nominatim geocoding the area, or a places source (PLACES_SOURCES). */
+export const PlacesSourceUsage = Type.Object({
+  source: Type.Union([Type.Literal('nominatim'), Type.Literal('osm'), Type.Literal('google'), Type.Literal('decodo')]),
+  /** Provider requests sent within the searches' budget (SCRAPER_PROVIDER_REQUESTS_PER_SEARCH). */
+  requests: Type.Integer(),
+  /** Places its answers held, before the area check and merging (0 for nominatim). */
+  places: Type.Integer(),
+  /** Searches it failed (the error their coverage reports). */
+  errors: Type.Integer(),
+});
+export type PlacesSourceUsage = Static<typeof PlacesSourceUsage>;
+
 /** The spec's "Usage stats" entity: GET /api/admin/decodo-usage. */
 export const UsageStatsResponse = Type.Object({
   total_successful: Type.Integer(),
@@ -31,6 +49,8 @@ export const UsageStatsResponse = Type.Object({
   pages_given_up: Type.Integer(),
   /** Time of the last recorded request, or null when there is none. */
   last_updated: Type.Union([Type.String(), Type.Null()]),
+  /** Per provider with any use in the period (`days`, else since the last reset), most requests first. */
+  places_sources: Type.Array(PlacesSourceUsage),
 });
 export type UsageStatsResponse = Static<typeof UsageStatsResponse>;
 

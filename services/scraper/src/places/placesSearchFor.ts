@@ -2,7 +2,7 @@ import type { ScraperConfig } from '../config.ts';
 import { createDecodoPlacesSource, createGooglePlacesSource, createOsmPlacesSource, type FetchJson, type PlacesSource } from '../domain/places/index.ts';
 import { coveredSearch, type CoveredSearch } from '../domain/places/coveredSearch.ts';
 import { createNominatimGeocoder, type GeocodeStore } from '../domain/places/nominatimGeocoder.ts';
-import type { PlaceQuery, SourceName } from '../domain/places/types.ts';
+import type { PlaceQuery, PlacesUsageSink, SourceName } from '../domain/places/types.ts';
 
 /** A source that cannot search: it fails at its first batch with the reason, which the search's coverage reports. */
 function unavailableSource(name: SourceName, reason: string): PlacesSource {
@@ -33,8 +33,8 @@ function sourceFor(name: SourceName, config: ScraperConfig, fetchJson: FetchJson
 /** Starts one search over the configured sources (PLACES_SOURCES), over the one outbound client. */
 export type PlacesSearch = (query: PlaceQuery, signal?: AbortSignal) => CoveredSearch;
 
-export function placesSearchFor(config: ScraperConfig, fetchJson: FetchJson, geocodes?: GeocodeStore): PlacesSearch {
+export function placesSearchFor(config: ScraperConfig, fetchJson: FetchJson, geocodes?: GeocodeStore, usage?: PlacesUsageSink): PlacesSearch {
   const geocode = createNominatimGeocoder(fetchJson, config.nominatimUrl, { hours: config.geocodeCacheHours, store: geocodes });
   const sources = config.placesSources.map((name) => sourceFor(name, config, fetchJson));
-  return (query, signal) => coveredSearch({ geocode, sources, requestBudget: config.providerRequestsPerSearch }, query, signal);
+  return (query, signal) => coveredSearch({ geocode, sources, requestBudget: config.providerRequestsPerSearch, usage }, query, signal);
 }

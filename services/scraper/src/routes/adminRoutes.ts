@@ -1,5 +1,5 @@
 import {
-  DEFAULT_PROXY_QUOTA, DecodoQuotaRequest, ErrorBody, MessageBody, ProxyStatsResponse, QuotaUpdatedResponse, UsageStatsResponse,
+  DEFAULT_PROXY_QUOTA, DecodoQuotaRequest, ErrorBody, MessageBody, ProxyStatsResponse, QuotaUpdatedResponse, UsageStatsQuery, UsageStatsResponse,
 } from '@leadforge/contracts';
 import type { App } from '@leadforge/kit';
 import { readProxyStatus } from '../decodo/proxyStatus.ts';
@@ -23,10 +23,14 @@ export async function adminRoutes(app: App, rt: ScraperRuntime): Promise<void> {
       decodoApiKey: config.decodoApiKey,
     }));
 
-  app.get('/api/admin/decodo-usage', { preHandler: app.requireAdmin, schema: { response: { 200: UsageStatsResponse, ...errors } } }, async () => {
+  app.get('/api/admin/decodo-usage', {
+    preHandler: app.requireAdmin,
+    schema: { querystring: UsageStatsQuery, response: { 200: UsageStatsResponse, ...errors } },
+  }, async (request) => {
+    const { days } = request.query as UsageStatsQuery;
     // This replica's latest requests count too, not only what the last flush wrote.
     await usage.flush();
-    return readUsageStats(db, await quota.remaining());
+    return readUsageStats(db, await quota.remaining(), days);
   });
 
   app.post('/api/admin/decodo-quota', {

@@ -107,3 +107,21 @@ export const pagesGivenUp = metric('leadforge_scraper_pages_given_up_total', () 
   help: 'Fetched pages the scraper gave up reading, by reason (too_deep: nested past the bound; timeout: over the time budget; failed: the worker failed).',
   labelNames: ['reason'] as const,
 }));
+
+export const providerRequests = metric('leadforge_scraper_provider_requests_total', () => new Counter({
+  name: 'leadforge_scraper_provider_requests_total',
+  help: 'Provider requests of searches within their budget (SCRAPER_PROVIDER_REQUESTS_PER_SEARCH), by source (nominatim: geocoding; osm, google, decodo).',
+  labelNames: ['source'] as const,
+}));
+
+export const providerPlaces = metric('leadforge_scraper_provider_places_total', () => new Counter({
+  name: 'leadforge_scraper_provider_places_total',
+  help: 'Places the places sources returned to searches (before the area check and merging), by source.',
+  labelNames: ['source'] as const,
+}));
+
+export const providerErrors = metric('leadforge_scraper_provider_errors_total', () => new Counter({
+  name: 'leadforge_scraper_provider_errors_total',
+  help: 'Searches a provider failed (the error the search\'s coverage reports), by source.',
+  labelNames: ['source'] as const,
+}));

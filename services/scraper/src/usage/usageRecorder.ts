@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { WorkLoop, type Db } from '@leadforge/kit';
-import { outboundBytes, outboundDuration, outboundRequests } from './scraperMetrics.ts';
+import type { PlacesUsageSink, ProviderName } from '../domain/places/types.ts';
+import { outboundBytes, outboundDuration, outboundRequests, providerErrors, providerPlaces, providerRequests } from './scraperMetrics.ts';
 
 /** One outbound request as usage counts it. */
 export interface UsageEntry {
@@ -25,16 +26,33 @@ interface Pending {
   pagesGivenUp: number;
   lastAt?: Date;
   domains: Map<string, number>;
+  /** Keyed by UTC day and provider: `2026-11-26 osm`. */
+  providers: Map<string, ProviderCounts>;
 }
 
-const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, pagesGivenUp: 0, domains: new Map() });
+interface ProviderCounts {
+  requests: number;
+  places: number;
+  errors: number;
+}
+
+const empty = (): Pending => ({ successful: 0, failed: 0, responseMs: 0, bytes: 0, pagesGivenUp: 0, domains: new Map(), providers: new Map() });
+
+function addTo(providers: Map<string, ProviderCounts>, key: string, counts: ProviderCounts): void {
+  const row = providers.get(key) ?? { requests: 0, places: 0, errors: 0 };
+  row.requests += counts.requests;
+  row.places += counts.places;
+  row.errors += counts.errors;
+  providers.set(key, row);
+}
 
 /**
  * Counts requests in memory and adds them to the database every second (on the kit's WorkLoop,
  * pausing with jittered backoff while the database fails): additive updates, so any number of
- * replicas can flush into the same rows. Prometheus sees each request at once.
+ * replicas can flush into the same rows. Prometheus sees each request at once. Counts both the
+ * outbound requests (proxy usage) and the searches' provider requests per places source and day.
  */
-export class UsageRecorder implements UsageSink {
+export class UsageRecorder implements UsageSink, PlacesUsageSink {
   private pending = empty();
   private flushing?: Promise<void>;
   private readonly loop: WorkLoop;
@@ -72,6 +90,25 @@ export class UsageRecorder implements UsageSink {
     p.domains.set(entry.domain, (p.domains.get(entry.domain) ?? 0) + 1);
   }
 
+  providerRequest(provider: ProviderName): void {
+    providerRequests.inc({ source: provider });
+    this.countProvider(provider, { requests: 1, places: 0, errors: 0 });
+  }
+
+  placesReturned(provider: ProviderName, count: number): void {
+    providerPlaces.inc({ source: provider }, count);
+    this.countProvider(provider, { requests: 0, places: count, errors: 0 });
+  }
+
+  providerFailed(provider: ProviderName): void {
+    providerErrors.inc({ source: provider });
+    this.countProvider(provider, { requests: 0, places: 0, errors: 1 });
+  }
+
+  private countProvider(provider: ProviderName, counts: ProviderCounts): void {
+    addTo(this.pending.providers, `${new Date().toISOString().slice(0, 10)} ${provider}`, counts);
+  }
+
   /** A fetched page given up while reading it (see the parsing pool). */
   recordPageGivenUp(): void {
     this.pending.pagesGivenUp++;
@@ -90,7 +127,7 @@ export class UsageRecorder implements UsageSink {
 
   private async write(): Promise<void> {
     const batch = this.pending;
-    if (!batch.successful && !batch.failed && !batch.pagesGivenUp) return;
+    if (!batch.successful && !batch.failed && !batch.pagesGivenUp && !batch.providers.size) return;
     this.pending = empty();
     try {
       await this.db.transaction(async (trx) => {
@@ -106,6 +143,17 @@ export class UsageRecorder implements UsageSink {
         for (let i = 0; i < rows.length; i += 500) {
           await trx('scraper_usage_domains').insert(rows.slice(i, i + 500))
             .onConflict('domain').merge({ requests: trx.raw('scraper_usage_domains.requests + excluded.requests') });
+        }
+        const providers = [...batch.providers].map(([key, counts]) => {
+          const [day, source] = key.split(' ');
+          return { day, source, ...counts };
+        });
+        if (providers.length) {
+          await trx('scraper_places_usage').insert(providers).onConflict(['day', 'source']).merge({
+            requests: trx.raw('scraper_places_usage.requests + excluded.requests'),
+            places: trx.raw('scraper_places_usage.places + excluded.places'),
+            errors: trx.raw('scraper_places_usage.errors + excluded.errors'),
+          });
         }
       });
     } catch (error) {
@@ -124,5 +172,6 @@ export class UsageRecorder implements UsageSink {
     p.pagesGivenUp += batch.pagesGivenUp;
     p.lastAt = p.lastAt ?? batch.lastAt;
     for (const [domain, count] of batch.domains) p.domains.set(domain, (p.domains.get(domain) ?? 0) + count);
+    for (const [key, counts] of batch.providers) addTo(p.providers, key, counts);
   }
 }

@@ -4,7 +4,7 @@ import { hostOf, registrableDomain } from '../extract/siteDomain.ts';
 import { socialProfile } from '../extract/socialProfiles.ts';
 import { isInArea, metresBetween } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';
-import type { Place, PlaceQuery, PlacesSource, SearchContext, SourceName, SourceReport } from './types.ts';
+import type { Place, PlaceQuery, PlacesSource, PlacesUsageSink, SearchContext, SourceName, SourceReport } from './types.ts';
 
 /** What a search covered, as the contracts' `SearchCoverage` says it. */
 export interface Coverage {
@@ -25,6 +25,8 @@ export interface CoveredSearchDeps {
   sources: PlacesSource[];
   /** Provider requests one search may send, geocoding included. */
   requestBudget: number;
+  /** Counts the search's provider requests, places and failures per provider, beyond the search. */
+  usage?: PlacesUsageSink;
 }
 
 export interface CoveredSearch {
@@ -106,6 +108,7 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       if (providerRequests >= deps.requestBudget) return false;
       providerRequests++;
       if (by !== 'area') byName.get(by)!.stats.requests++;
+      deps.usage?.providerRequest(by === 'area' ? 'nominatim' : by);
       return true;
     },
   };
@@ -162,16 +165,23 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
         return [];
       }
       state.stats.places += next.value.length;
+      if (next.value.length) deps.usage?.placesReturned(state.source.name, next.value.length);
       return next.value;
     } catch (error) {
       state.done = true;
-      if (!signal?.aborted) state.stats.error = (error as Error).message;
+      if (!signal?.aborted) {
+        state.stats.error = (error as Error).message;
+        deps.usage?.providerFailed(state.source.name);
+      }
       return [];
     }
   };
 
   async function* places(): AsyncGenerator<Place> {
-    area = await deps.geocode(query.location, ctx);
+    area = await deps.geocode(query.location, ctx).catch((error: unknown) => {
+      if (!signal?.aborted) deps.usage?.providerFailed('nominatim');
+      throw error;
+    });
     for (const state of states) state.iterator = state.source.searchArea(area, query, ctx, state.report)[Symbol.asyncIterator]();
     try {
       while (states.some((state) => !state.done)) {

@@ -18,6 +18,19 @@ export interface Place {
 
 export type SourceName = Place['source'];
 
+/** Who a provider request of a search is for: a places source, or Nominatim geocoding the area. */
+export type ProviderName = SourceName | 'nominatim';
+
+/** Where a search's provider usage is counted (the usage recorder), per provider. */
+export interface PlacesUsageSink {
+  /** One provider request the search's budget allowed. */
+  providerRequest(provider: ProviderName): void;
+  /** Places a source's answers held (before the area check and merging). */
+  placesReturned(provider: ProviderName, count: number): void;
+  /** The provider failed the search's use of it (the error its coverage reports); not counted when the search was stopped. */
+  providerFailed(provider: ProviderName): void;
+}
+
 export interface PlaceQuery {
   industry: string;
   location: string;
