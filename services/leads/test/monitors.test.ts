@@ -11,6 +11,7 @@ const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 let seq = 0;
 const DAY_MS = 24 * 3600_000;
 const SPREAD_MS = 900_000;
+const STARTS_PER_MINUTE = 5;
 
 for (const kind of kinds) {
   const skipped = kind === 'postgres' && !postgresConfigured;
@@ -19,7 +20,10 @@ for (const kind of kinds) {
 
     beforeAll(async () => {
       // The service's own scheduler looks once at start and then hourly: each test drives schedulers itself.
-      t = await startLeadsUnderTest(kind, { LEADS_MAX_RUNNING_PER_USER: '10', MONITORS_TICK_SECONDS: '3600', MONITORS_SPREAD_SECONDS: String(SPREAD_MS / 1000) });
+      // Starts a minute: above what any other test starts per user, below the running limit, so the start limit is what refuses.
+      t = await startLeadsUnderTest(kind, {
+        LEADS_MAX_RUNNING_PER_USER: '10', LEADS_STARTS_PER_MINUTE: String(STARTS_PER_MINUTE), MONITORS_TICK_SECONDS: '3600', MONITORS_SPREAD_SECONDS: String(SPREAD_MS / 1000),
+      });
     }, 180_000);
     afterAll(async () => t?.stop());
 
@@ -252,6 +256,68 @@ for (const kind of kinds) {
       expect(new Set(rows.map((row) => new Date(row.next_attempt_at).getTime())).size).toBeGreaterThan(1);
       expect(await db()('monitor_runs').where({ monitor_id: paused.id })).toEqual([]);
       for (const search of searches) await answer(search.id, []);
+    });
+
+    it('run now counts toward the per-user start limit shared with searches: past it a 429 with a detail, nothing charged, no run recorded; another user is not affected', async () => {
+      const user = newUser(100);
+      const other = newUser(100);
+      const monitor = await create(user.token, { max_leads_per_run: 2 });
+      const othersMonitor = await create(other.token, { max_leads_per_run: 2 });
+      const search = () => t.call('POST', '/api/lead-searches', { industry: 'Dentists', location: monitor.location, quantity: 2 }, user.token);
+      // The limit's worth of starts, searches and run-nows mixed; the monitor's later run-nows come while its first run is still in flight.
+      const started: string[] = [];
+      for (let i = 0; i < STARTS_PER_MINUTE; i++) {
+        if (i % 2 === 0) {
+          const reply = await search();
+          expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+          started.push(reply.body.id);
+        } else {
+          started.push(await runNow(monitor.id, user.token));
+        }
+      }
+      const balance = t.billing.balanceOf(user.id);
+      const holds = t.billing.reservations().filter((r) => r.user_id === user.id).length;
+      const runs = await db()('monitor_runs').where({ monitor_id: monitor.id });
+      const searches = await db()('lead_searches').where({ user_id: user.id });
+      expect(searches).toHaveLength(STARTS_PER_MINUTE);
+
+      const refused = await t.call('POST', `/api/monitors/${monitor.id}/run`, undefined, user.token);
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toMatch(new RegExp(`You are starting searches too quickly \\(at most ${STARTS_PER_MINUTE} a minute\\)\\. Please wait \\d+ seconds? and try again\\.`));
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // A search start meets the same limit.
+      expect((await search()).status).toBe(429);
+      expect(t.billing.balanceOf(user.id)).toBe(balance);
+      expect(t.billing.reservations().filter((r) => r.user_id === user.id)).toHaveLength(holds);
+      expect(await db()('monitor_runs').where({ monitor_id: monitor.id })).toHaveLength(runs.length);
+      expect(await db()('lead_searches').where({ user_id: user.id })).toHaveLength(searches.length);
+
+      // Another user's starts are counted apart.
+      started.push(await runNow(othersMonitor.id, other.token));
+      for (const id of started) await answer(id, []);
+    });
+
+    it('run now refused by the running-search limit is a 429 with a detail and leaves no run behind', async () => {
+      const user = newUser(100);
+      const monitor = await create(user.token, { max_leads_per_run: 2 });
+      // The user's ten running searches (the limit here), started elsewhere: within this minute's start limit they are set up directly.
+      const running = Array.from({ length: 10 }, () => ({
+        id: uuidv7(), user_id: user.id, industry: 'Dentists', location: monitor.location, quantity: 1, status: 'running', deadline_at: new Date(Date.now() + DAY_MS),
+      }));
+      await db()('lead_searches').insert(running);
+      try {
+        const refused = await t.call('POST', `/api/monitors/${monitor.id}/run`, undefined, user.token);
+        expect(refused.status).toBe(429);
+        expect(refused.body.detail).toBe('You already have 10 searches running. Wait for one to finish or cancel it, then try again.');
+        expect(t.billing.balanceOf(user.id)).toBe(100);
+        expect(await db()('monitor_runs').where({ monitor_id: monitor.id })).toEqual([]);
+        expect((await t.call('GET', `/api/monitors/${monitor.id}`, undefined, user.token)).body).toMatchObject({ last_run: null, runs: [] });
+      } finally {
+        await db()('lead_searches').whereIn('id', running.map((s) => s.id)).update({ status: 'cancelled', finished_at: new Date() });
+      }
+      // Once a slot is free it runs.
+      await answer(await runNow(monitor.id, user.token), []);
+      expect((await t.call('GET', `/api/monitors/${monitor.id}/runs`, undefined, user.token)).body.runs).toMatchObject([{ status: 'completed', trigger: 'manual' }]);
     });
 
     it('a run whose scheduler died after starting it is not started again when its lease runs out', async () => {

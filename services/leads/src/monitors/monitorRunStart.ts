@@ -61,7 +61,12 @@ export async function startMonitorRun(deps: RunStartDeps, monitor: MonitorRow, d
       const search = await startSearch(deps.startDeps, monitor.user_id, { industry: monitor.industry, location: monitor.location, quantity }, { monitorId: monitor.id, runId: run.id });
       return { kind: 'started', searchId: search.id, monitor: locked };
     } catch (err) {
-      if (!(err instanceof HttpError && err.statusCode === 402)) throw err;
+      if (!(err instanceof HttpError && err.statusCode === 402)) {
+        // A run now that did not start (all the user's searches running, billing away) is no run: it would
+        // show as running forever. A scheduled one keeps its row: the scheduler tries that due time again.
+        if (trigger === 'manual') await db('monitor_runs').where({ id: run.id }).whereNull('outcome').delete();
+        throw err;
+      }
       balance = await deps.holds.balance(monitor.user_id);
     }
   }
