@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '../api/client';
 import { STALE_TIME } from '../api/queryClient';
@@ -6,6 +6,7 @@ import { adminKeys, fetchProxyUsage, resetProxyStats, setProxyQuota } from './ad
 import { dataSize, dateTime, kbPerRequest, parseQuota, whole } from './format';
 import { useNotices } from './notices';
 import { PaymentProviderBlock } from './PaymentProviderBlock';
+import { PlacesSourcesTable } from './PlacesSourcesTable';
 import { useConfirm } from './useConfirm';
 
 const TOP_DOMAINS = 5;
@@ -17,8 +18,12 @@ export function UsageStatsCard() {
   const queryClient = useQueryClient();
   const [confirm, confirmDialog] = useConfirm();
   const [quota, setQuota] = useState('');
+  // The period of the places sources' figures; the other figures are always since the last reset.
+  const [days, setDays] = useState<number | undefined>();
   // Searches running anywhere add requests, so the figures go stale quickly.
-  const usage = useQuery({ queryKey: adminKeys.proxyUsage, queryFn: fetchProxyUsage, staleTime: STALE_TIME.live });
+  const usage = useQuery({
+    queryKey: adminKeys.proxyUsageOf(days), queryFn: () => fetchProxyUsage(days), staleTime: STALE_TIME.live, placeholderData: keepPreviousData,
+  });
   const stats = usage.data;
   const usageChanged = () => queryClient.invalidateQueries({ queryKey: adminKeys.proxyUsage });
 
@@ -95,6 +100,7 @@ export function UsageStatsCard() {
               </ul>
             )}
           </div>
+          <PlacesSourcesTable sources={stats.places_sources} days={days} onDaysChange={setDays} />
         </>
       )}
       <div className="admin-subsection admin-inline-forms">

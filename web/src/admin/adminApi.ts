@@ -28,6 +28,7 @@ export const adminKeys = {
   affiliateApplications: (page: number) => ['admin', 'affiliate-applications', page] as const,
   payouts: ['admin', 'affiliate-payouts'] as const,
   proxyUsage: ['admin', 'decodo-usage'] as const,
+  proxyUsageOf: (days: number | undefined) => ['admin', 'decodo-usage', days ?? 'since-reset'] as const,
   paypalConfig: ['admin', 'paypal-config'] as const,
 };
 
@@ -73,8 +74,9 @@ export async function fetchProxyStats(): Promise<ProxyStatsResponse> {
   return (await api.get<ProxyStatsResponse>('/api/admin/decodo-stats')).data;
 }
 
-export async function fetchProxyUsage(): Promise<UsageStatsResponse> {
-  return (await api.get<UsageStatsResponse>('/api/admin/decodo-usage')).data;
+/** `days`: the places sources' figures of the last N days; since the last reset when absent. */
+export async function fetchProxyUsage(days?: number): Promise<UsageStatsResponse> {
+  return (await api.get<UsageStatsResponse>('/api/admin/decodo-usage', { params: days ? { days } : undefined })).data;
 }
 
 export async function setProxyQuota(remainingRequests: number): Promise<MessageBody> {
