@@ -2,9 +2,9 @@ import type { LeadSearchSummary, LeadStats, SearchCoverage } from '@leadforge/co
 import { formatCount } from '../billing/plans';
 
 /**
- * What a finished search covered, in words (issue 24): "Searched all of Würzburg: 143 dentists, 97
- * with a website; 12 you already have were skipped", or "Stopped at your 200 — more exist in this
- * area", or which source failed. Null until the engine has said.
+ * What a finished search covered, in words (issue 24): "Searched all of Würzburg: 170 dentists
+ * there, 143 with contact details (97 with a website); 12 you already have were skipped", or
+ * "Stopped at your 200 — more exist in Würzburg", or which source failed. Null until the engine has said.
  */
 export function coverageSentence(coverage: SearchCoverage | undefined, stats: LeadStats, search: Pick<LeadSearchSummary, 'industry' | 'quantity'>): string | null {
   if (!coverage) return null;
@@ -15,13 +15,20 @@ export function coverageSentence(coverage: SearchCoverage | undefined, stats: Le
   const failure = failed.length ? ` The ${failed.join(' and ')} ${failed.length === 1 ? 'source' : 'sources'} could not be searched.` : '';
   if (stats.total_found >= search.quantity) return `Stopped at your ${formatCount(search.quantity)} — more exist in ${area}.${failure}`;
   if (coverage.exhausted) {
-    const short = stats.total_found < search.quantity ? ` That is every one there: charged for ${formatCount(stats.total_found)}, not ${formatCount(search.quantity)}.` : '';
-    return `Searched all of ${area}: ${formatCount(stats.total_found)} ${what}, ${formatCount(stats.with_website)} with a website${skipped}.${short}`;
+    // Every business of the area is counted, those without a contact too: the leads are the ones with one.
+    return `Searched all of ${area}: ${formatCount(coverage.places_found)} ${what} there, ${formatCount(stats.total_found)} with contact details`
+      + ` (${formatCount(stats.with_website)} with a website)${skipped}. Charged for those ${formatCount(stats.total_found)}, not ${formatCount(search.quantity)}.`;
   }
   return `Searched ${area} as far as this search could: ${formatCount(stats.total_found)} ${what}${skipped}.${failure}`;
 }
 
-export function CoverageSentence({ stats, search, ended }: { stats: LeadStats | null; search?: Pick<LeadSearchSummary, 'industry' | 'quantity'>; ended: boolean }) {
-  const sentence = ended && stats && search ? coverageSentence(stats.coverage, stats, search) : null;
+/** `coverage`: the search's own (a reopened search's detail carries it beside its stats), else the stats'. */
+export function CoverageSentence({ stats, coverage, search, ended }: {
+  stats: LeadStats | null;
+  coverage?: SearchCoverage | null;
+  search?: Pick<LeadSearchSummary, 'industry' | 'quantity'>;
+  ended: boolean;
+}) {
+  const sentence = ended && stats && search ? coverageSentence(coverage ?? stats.coverage, stats, search) : null;
   return sentence ? <p className="muted coverage-sentence" data-testid="coverage-sentence">{sentence}</p> : null;
 }

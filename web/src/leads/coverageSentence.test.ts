@@ -16,7 +16,7 @@ const search = { industry: 'Dentists', quantity: 200 };
 describe('the coverage sentence', () => {
   it('says the whole area was searched, and that the user was charged only for what exists', () => {
     expect(coverageSentence(coverage(), stats(), search)).toBe(
-      'Searched all of Würzburg: 143 dentists, 97 with a website; 12 you already have were skipped. That is every one there: charged for 143, not 200.',
+      'Searched all of Würzburg: 170 dentists there, 143 with contact details (97 with a website); 12 you already have were skipped. Charged for those 143, not 200.',
     );
   });
 

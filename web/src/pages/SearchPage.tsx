@@ -3,6 +3,7 @@ import { useCallback, useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAuth } from '../auth/useAuth';
 import { leadSearchKeys } from '../leads/leadsApi';
+import { CoverageSentence } from '../leads/CoverageSentence';
 import { LiveStats } from '../leads/LiveStats';
 import { SearchCoverageView } from '../leads/SearchCoverageView';
 import { searchTime, STATUS_LABELS } from '../leads/SearchHistory';
@@ -35,8 +36,12 @@ export function SearchPage() {
           <h1>{search ? `${search.summary.industry} in ${search.summary.location}` : 'Search'}</h1>
           {search && (
             <p className="muted">
-              {searchTime(search.summary.created_at)} · {search.summary.quantity} {search.summary.quantity === 1 ? 'lead' : 'leads'} asked for ·{' '}
-              <span className={`status-badge status-${search.status}`}>{STATUS_LABELS[search.status]}</span>
+              {searchTime(search.summary.created_at)} ·{' '}
+              {/* One piece: on a phone the last dot wrapped alone before the badge. */}
+              <span className="nowrap">
+                {search.summary.quantity} {search.summary.quantity === 1 ? 'lead' : 'leads'} asked for ·{' '}
+                <span className={`status-badge status-${search.status}`}>{STATUS_LABELS[search.status]}</span>
+              </span>
             </p>
           )}
         </div>
@@ -47,7 +52,10 @@ export function SearchPage() {
         <>
           {state.error && <div className="alert alert-error" role="alert">{state.error}</div>}
           <div className="search-page-grid">
-            <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} />
+            <div className="dashboard-side">
+              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} />
+              <CoverageSentence stats={state.stats} coverage={state.coverage} search={search.summary} ended={!generating} />
+            </div>
             {generating && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}
             {state.coverage && <SearchCoverageView coverage={state.coverage} />}
           </div>
