@@ -94,6 +94,18 @@ describe.skipIf(!chromiumAvailable)('coverage, said in the browser', () => {
     await screenshot(page, 'coverage-dashboard-city-stopped');
   }, 240_000);
 
+  it('the same town again: what the user already has is skipped, said, and nothing charged', async () => {
+    const { stats, coverage } = await searchFromDashboard(WORLD_SMALL_TOWN, 100);
+    expect(coverage).toMatchObject({ area: { name: WORLD_SMALL_TOWN }, exhausted: true });
+    expect(stats.skipped_owned).toBe(world.contactableIn(WORLD_SMALL_TOWN).length);
+    expect(stats.total_found).toBe(0);
+    expect(stats.credits_used).toBe(0);
+    expect(await sentence().innerText()).toBe(
+      `Searched all of ${coverage!.area.name}: ${coverage!.places_found} dentists there, 0 new with contact details; ${stats.skipped_owned} you already have were skipped. Nothing charged.`,
+    );
+    await screenshot(page, 'coverage-dashboard-town-owned-skipped');
+  }, 240_000);
+
   for (const viewport of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }] as const) {
     it(`the search's own page says the same after a reload (${viewport.name})`, async () => {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });

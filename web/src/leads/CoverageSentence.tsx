@@ -3,7 +3,7 @@ import { formatCount } from '../billing/plans';
 
 /**
  * What a finished search covered, in words (issue 24): "Searched all of Würzburg: 170 dentists
- * there, 143 with contact details (97 with a website); 12 you already have were skipped", or
+ * there, 143 new with contact details (97 with a website); 12 you already have were skipped", or
  * "Stopped at your 200 — more exist in Würzburg", or which source failed. Null until the engine has said.
  */
 export function coverageSentence(coverage: SearchCoverage | undefined, stats: LeadStats, search: Pick<LeadSearchSummary, 'industry' | 'quantity'>): string | null {
@@ -16,8 +16,10 @@ export function coverageSentence(coverage: SearchCoverage | undefined, stats: Le
   if (stats.total_found >= search.quantity) return `Stopped at your ${formatCount(search.quantity)} — more exist in ${area}.${failure}`;
   if (coverage.exhausted) {
     // Every business of the area is counted, those without a contact too: the leads are the ones with one.
-    return `Searched all of ${area}: ${formatCount(coverage.places_found)} ${what} there, ${formatCount(stats.total_found)} with contact details`
-      + ` (${formatCount(stats.with_website)} with a website)${skipped}. Charged for those ${formatCount(stats.total_found)}, not ${formatCount(search.quantity)}.`;
+    const found = formatCount(stats.total_found);
+    const leads = stats.total_found ? `${found} ${skipped ? 'new ' : ''}with contact details (${formatCount(stats.with_website)} with a website)` : `${found} new with contact details`;
+    const charged = stats.total_found ? `Charged for those ${found}, not ${formatCount(search.quantity)}.` : 'Nothing charged.';
+    return `Searched all of ${area}: ${formatCount(coverage.places_found)} ${what} there, ${leads}${skipped}. ${charged}`;
   }
   return `Searched ${area} as far as this search could: ${formatCount(stats.total_found)} ${what}${skipped}.${failure}`;
 }

@@ -16,7 +16,16 @@ const search = { industry: 'Dentists', quantity: 200 };
 describe('the coverage sentence', () => {
   it('says the whole area was searched, and that the user was charged only for what exists', () => {
     expect(coverageSentence(coverage(), stats(), search)).toBe(
-      'Searched all of Würzburg: 170 dentists there, 143 with contact details (97 with a website); 12 you already have were skipped. Charged for those 143, not 200.',
+      'Searched all of Würzburg: 170 dentists there, 143 new with contact details (97 with a website); 12 you already have were skipped. Charged for those 143, not 200.',
+    );
+    expect(coverageSentence(coverage(), stats({ skipped_owned: 0 }), search)).toBe(
+      'Searched all of Würzburg: 170 dentists there, 143 with contact details (97 with a website). Charged for those 143, not 200.',
+    );
+  });
+
+  it('says nothing was charged when the user already had every one there', () => {
+    expect(coverageSentence(coverage(), stats({ total_found: 0, with_website: 0, with_email: 0, with_phone: 0, credits_used: 0, skipped_owned: 155 }), search)).toBe(
+      'Searched all of Würzburg: 170 dentists there, 0 new with contact details; 155 you already have were skipped. Nothing charged.',
     );
   });
 
