@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { coveredSearch } from '../../src/domain/places/coveredSearch.ts';
 import { createDecodoPlacesSource } from '../../src/domain/places/decodoPlacesSource.ts';
-import { fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
+import { ANYWHERE, collect, fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://scraper-api.test';
 const page = readFixture('decodo', 'google-maps-parsed.json');
@@ -75,6 +76,17 @@ describe('Decodo google_maps source', () => {
     const again = await placesOf(repeating.source, { industry: 'dentist', location: 'x', limit: 500 });
     expect(again).toHaveLength(20);
     expect(again.report).toMatchObject({ cellsSaturated: 1, complete: false });
+  });
+
+  it('a search whose Maps list ended on a full page is not exhausted, and says a cell saturated', async () => {
+    const { source } = decodoSource(mapsPage(1, 20), mapsPage(21, 20), emptyPage);
+    const covered = coveredSearch({ geocode: async () => ANYWHERE, sources: [source], requestBudget: 60 }, { industry: 'dentist', location: 'x', limit: 500 });
+    expect(await collect(covered.places)).toHaveLength(40);
+    expect(covered.coverage()).toMatchObject({ cells_searched: 1, cells_saturated: 1, provider_requests: 3, places_found: 40, exhausted: false });
+    const short = decodoSource(page, emptyPage);
+    const whole = coveredSearch({ geocode: async () => ANYWHERE, sources: [short.source], requestBudget: 60 }, { industry: 'cafe', location: 'x', limit: 500 });
+    await collect(whole.places);
+    expect(whole.coverage()).toMatchObject({ cells_searched: 1, cells_saturated: 0, exhausted: true });
   });
 
   it('is not complete when it stopped at the limit', async () => {
