@@ -27,16 +27,16 @@ export function PlacesSourcesTable({ sources, days, onDaysChange }: {
     <div className="admin-subsection">
       <div className="admin-section-head">
         <h3 id="admin-places-sources-heading">Places sources</h3>
-        <label className="admin-period">
-          <span className="muted">Period</span>
-          <select value={days ?? ''} onChange={(e) => onDaysChange(e.target.value ? Number(e.target.value) : undefined)}>
+        <div className="field admin-period">
+          <label htmlFor="admin-places-period">Period</label>
+          <select id="admin-places-period" value={days ?? ''} onChange={(e) => onDaysChange(e.target.value ? Number(e.target.value) : undefined)}>
             {PERIODS.map((period) => <option key={period.label} value={period.days ?? ''}>{period.label}</option>)}
           </select>
-        </label>
+        </div>
       </div>
       {sources.length === 0 ? <p className="muted">No provider requests in this period</p> : (
         <div className="admin-table-wrap">
-          <table className="admin-table" aria-labelledby="admin-places-sources-heading" data-testid="places-sources">
+          <table className="admin-table admin-places-table" aria-labelledby="admin-places-sources-heading" data-testid="places-sources">
             <thead>
               <tr><th>Source</th><th className="admin-num">Requests</th><th className="admin-num">Places</th><th className="admin-num">Errors</th></tr>
             </thead>
