@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { SearchCoverage } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
-import { sidewaysOverflow } from '../support/accessibility.ts';
+import { axeFindings, sidewaysOverflow } from '../support/accessibility.ts';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { ADMIN_EMAIL } from '../support/productAccounts.ts';
 import { startProductInWorld, type ProductInWorld } from '../support/productInWorld.ts';
@@ -77,6 +77,7 @@ describe.skipIf(!chromiumAvailable)('the places sources table in the admin panel
     expect([...shown].sort(byRequests)).toEqual(expected.sort(byRequests));
     const requests = shown.map((row) => Number(row[1]));
     expect(requests).toEqual([...requests].sort((a, b) => b - a));
+    expect(await axeFindings(page)).toEqual([]);
     await screenshot(page, 'admin-places-sources');
 
     // Today's figures are the same: the search ran today.
