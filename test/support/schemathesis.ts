@@ -23,13 +23,22 @@ export interface SchemathesisRun {
 }
 
 /**
+ * `st` with a higher recursion limit. Hypothesis describes a strategy by parsing its lambdas' source
+ * (`ast.parse`) deep inside nested draws; on CPython 3.11 before 3.11.8 (this machine's 3.11.7, Debian's
+ * 3.11.2) the AST conversion that meets the recursion limit there fails with "AST constructor recursion
+ * depth mismatch" (CPython gh-106905) and schemathesis reports a runtime error for the operation.
+ */
+const ST_WITH_DEPTH = 'import sys; sys.setrecursionlimit(6000); sys.argv[0] = "st"; from schemathesis.cli import schemathesis; sys.exit(schemathesis())';
+
+/**
  * Runs `st run` in a throwaway folder (it keeps a `.schemathesis/` cache where it runs) and resolves
  * with its exit code and output (never rejects on a failing run).
  */
 export function runSchemathesis(binary: string, args: string[], timeoutMs: number): Promise<SchemathesisRun> {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-schemathesis-'));
+  const python = path.join(path.dirname(binary), 'python3');
   return new Promise((resolve) => {
-    execFile(binary, ['run', ...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (error, stdout, stderr) => {
+    execFile(python, ['-c', ST_WITH_DEPTH, 'run', ...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (error, stdout, stderr) => {
       fs.rmSync(cwd, { recursive: true, force: true });
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, output: `${stdout}${stderr}` });
