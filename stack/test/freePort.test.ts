@@ -17,5 +17,4 @@ describe('freePort', () => {
     await new Promise<void>((resolve, reject) => { server.on('error', reject); server.listen(ports[0], '127.0.0.1', resolve); });
     await new Promise((resolve) => server.close(resolve));
   });
-
 });
