@@ -21,7 +21,7 @@ import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/t
 import { readFeed, type FeedMessage } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
-import { everyGroupCaughtUp } from '../support/kafkaGroups.ts';
+import { groupsBehind } from '../support/kafkaGroups.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 const missing = missingPrerequisites();
@@ -268,7 +268,7 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
     }).toEqual({ purchases: 4, revenueCents: revenue * 100, users: 1 });
     expect((await until(() => adminUser(b4.email), (u) => u?.credits === 10 + CREDITS.agency))?.credits).toBe(10 + CREDITS.agency);
     // Redeliveries after the outage changed nothing more: checked once every group has handled all that was published.
-    await waitFor(() => everyGroupCaughtUp(broker.bootstrap!), { timeoutMs: 60_000, what: 'every consumer group at the end of its partitions' });
+    await waitFor(() => groupsBehind(broker.bootstrap!), { until: (behind) => behind.length === 0, timeoutMs: 60_000, what: 'every consumer group at the end of its partitions (the value: those behind)' });
     for (const [user, credits] of expected) expect(await balance(user.auth)).toBe(credits);
     expect(Math.round((await affiliateStats(ada.auth)).total_commissions * 100)).toBe(revenue * 10);
     expect(await deadLetters()).toEqual(Object.fromEntries(SERVICES.map((s) => [s, 0])));
