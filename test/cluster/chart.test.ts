@@ -18,7 +18,7 @@ const SECRET_VARIABLES = ['INTERNAL_TOKEN', 'JWT_PRIVATE_KEY', 'PAYPAL_CLIENT_ID
   'GOOGLE_PLACES_API_KEY', 'DECODO_SCRAPER_TOKEN', 'DECODO_PROXY_URL', 'DECODO_API_KEY'];
 /** The rest of them (PORT is the gateway's; in the cluster each container gets PORT=8080). */
 const CONFIG_VARIABLES = ['PORT', 'DATA_DIR', 'KAFKA_BROKERS', 'REDIS_URL', 'PAYPAL_API_BASE', 'RECAPTCHA_SITE_KEY', 'RECAPTCHA_VERIFY_URL', 'PLACES_SOURCES',
-  'SCRAPER_PROVIDER_REQUESTS_PER_SEARCH', 'NOMINATIM_URL', 'OVERPASS_URL', 'GOOGLE_PLACES_API_BASE', 'DECODO_SCRAPER_API_BASE', 'DECODO_API_BASE', 'SCRAPER_ALLOW_PRIVATE_NETWORKS',
+  'SCRAPER_PROVIDER_REQUESTS_PER_SEARCH', 'SCRAPER_EMPTY_SITE_CACHE_HOURS', 'NOMINATIM_URL', 'OVERPASS_URL', 'GOOGLE_PLACES_API_BASE', 'DECODO_SCRAPER_API_BASE', 'DECODO_API_BASE', 'SCRAPER_ALLOW_PRIVATE_NETWORKS',
   'EMAIL_MX_CHECK', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'ADMIN_EMAILS'];
 
 const RENDERINGS: Record<string, string[]> = {
@@ -126,14 +126,14 @@ describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skip
     expect(find(helmTemplate(['-f', DEV_VALUES]), 'ConfigMap', 'leadforge-config')!.data.NODE_ENV).toBe('development');
   });
 
-  it('gives the scraper its places sources (a comma list) and its per-search provider request budget', () => {
+  it('gives the scraper its places sources (a comma list), its per-search provider request budget and how long monitors skip sites found empty', () => {
     const scraperEnvOf = (args: string[]) => {
       const objects = helmTemplate(args);
       const scraper = containerOf(find(objects, 'Deployment', 'scraper')!);
       expect(scraper.envFrom).toContainEqual({ configMapRef: { name: 'leadforge-config' } });
       return find(objects, 'ConfigMap', 'leadforge-config')!.data;
     };
-    expect(scraperEnvOf([])).toMatchObject({ PLACES_SOURCES: 'osm', SCRAPER_PROVIDER_REQUESTS_PER_SEARCH: '60' });
+    expect(scraperEnvOf([])).toMatchObject({ PLACES_SOURCES: 'osm', SCRAPER_PROVIDER_REQUESTS_PER_SEARCH: '60', SCRAPER_EMPTY_SITE_CACHE_HOURS: '168' });
     expect(scraperEnvOf(['--set', 'config.PLACES_SOURCES=osm\\,google\\,decodo', '--set-string', 'config.SCRAPER_PROVIDER_REQUESTS_PER_SEARCH=120']))
       .toMatchObject({ PLACES_SOURCES: 'osm,google,decodo', SCRAPER_PROVIDER_REQUESTS_PER_SEARCH: '120' });
   });

@@ -106,6 +106,11 @@ export const SearchRequested = Type.Object({
    * and `site:...`), when the search skips them: the engine neither crawls nor counts them.
    */
   known_business_keys: Type.Optional(Type.Array(Type.String({ maxLength: 600 }), { maxItems: MAX_KNOWN_BUSINESS_KEYS })),
+  /**
+   * The monitor whose run this search is. A run reuses what the engine knows of the area (sites a
+   * recent crawl found without contacts are not crawled again); a search always looks afresh.
+   */
+  monitor_id: Type.Optional(Type.String()),
 });
 export const SearchCompleted = Type.Object({
   search_id: Type.String(),

@@ -42,6 +42,8 @@ for (const kind of kinds) {
       const request = await t.engine.waitForRequest(id);
       expect(request).toMatchObject({ search_id: id, user_id: user.id, industry: 'Dentists', location: 'Springfield', quantity: 10 });
       expect(Date.parse(request.deadline_at)).toBeGreaterThan(Date.now());
+      // A search is no monitor's run: the engine crawls every site afresh.
+      expect(request.monitor_id).toBeUndefined();
 
       const feed = readFeed(feedUrl(id), { authorization: `Bearer ${user.token}` }, { until: (m) => m.event === 'finished' });
       await t.engine.progress(id, 8, 0, 0);

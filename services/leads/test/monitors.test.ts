@@ -163,7 +163,8 @@ for (const kind of kinds) {
       // The engine is told what the user ever received from this location (business 1 too, past the
       // window), by lead intake's keys, so it neither crawls nor counts them: the quantity needs no padding.
       const keysOf = (...ids: number[]) => ids.flatMap((i) => [`place:osm:node/${world}-${i}`, `site:${world}x${i}.example`]);
-      expect(request).toMatchObject({ industry: 'Dentists', location, quantity: 5 });
+      // It is told the run is the monitor's, so it reuses what it knows of the area (sites found without contacts).
+      expect(request).toMatchObject({ industry: 'Dentists', location, quantity: 5, monitor_id: monitor.id });
       expect([...(request.known_business_keys ?? [])].sort()).toEqual(keysOf(1, 2).sort());
       // The same place under another website, and the same website under another place, are still "received".
       const samePlaceNewSite = { ...lead(world, 2), website: `https://elsewhere-${world}.example/`, email: '' };

@@ -12,6 +12,8 @@ export interface ScraperConfig {
   nominatimUrl: string;
   /** How long a geocoded location is reused (SCRAPER_GEOCODE_CACHE_HOURS); 0 geocodes every search. */
   geocodeCacheHours: number;
+  /** How long a monitor's run skips a site whose crawl found no contacts (SCRAPER_EMPTY_SITE_CACHE_HOURS); 0 crawls it every run. */
+  emptySiteCacheHours: number;
   overpassUrl: string;
   googlePlacesApiBase: string;
   googlePlacesApiKey?: string;
@@ -80,6 +82,7 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://lo
     providerRequestsPerSearch: readInt(env, 'SCRAPER_PROVIDER_REQUESTS_PER_SEARCH', 60, 1, 10_000),
     nominatimUrl: readUrl(env, 'NOMINATIM_URL', 'https://nominatim.openstreetmap.org'),
     geocodeCacheHours: readInt(env, 'SCRAPER_GEOCODE_CACHE_HOURS', 24, 0, 24 * 365),
+    emptySiteCacheHours: readInt(env, 'SCRAPER_EMPTY_SITE_CACHE_HOURS', 168, 0, 24 * 365),
     overpassUrl: readUrl(env, 'OVERPASS_URL', 'https://overpass-api.de'),
     googlePlacesApiBase: readUrl(env, 'GOOGLE_PLACES_API_BASE', 'https://places.googleapis.com'),
     googlePlacesApiKey: readVar(env, 'GOOGLE_PLACES_API_KEY'),

@@ -108,7 +108,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   const replica = ctx.replica;
   const owner = `${replica}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (job, signal) => new SearchRun(job, {
-    db: ctx.db, owner, placesSearch, enrich, mailLookup, jobs: config.jobs, log: ctx.log,
+    db: ctx.db, owner, placesSearch, enrich, mailLookup, jobs: config.jobs, emptySiteCacheHours: config.emptySiteCacheHours, log: ctx.log,
   }).run(signal), ctx.log);
   const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 

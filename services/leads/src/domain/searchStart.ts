@@ -90,6 +90,7 @@ export async function startSearch(deps: StartDeps, userId: string, request: Gene
         quantity: ask.quantity,
         deadline_at: deadline.toISOString(),
         ...(ask.knownBusinessKeys ? { known_business_keys: ask.knownBusinessKeys } : {}),
+        ...(running.monitor_id ? { monitor_id: running.monitor_id } : {}),
       });
       afterCommit(trx, () => {
         deps.relay.wake();

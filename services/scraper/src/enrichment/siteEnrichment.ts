@@ -26,6 +26,11 @@ export interface SiteContacts extends ExtractedContacts {
   quotaExhausted?: boolean;
   /** The first page (in crawl order) that showed each email and phone. */
   sources: Record<string, ContactSource>;
+  /**
+   * The crawl went through every page it chose (each answered, none given up, the quota lasted) and
+   * none showed an email or a phone, deliverable or not: the site has no contact details to find.
+   */
+  foundNothing?: boolean;
 }
 
 export type SiteEnricher = (website: string, country: CountryCode | undefined, signal: AbortSignal) => Promise<SiteContacts>;
@@ -51,6 +56,16 @@ const FIRST_LEVEL_LINKS = 3;
 const endsSearch = (error: unknown) => isOutboundError(error, 'quota_exhausted') || isOutboundError(error, 'aborted');
 
 const nothing = { emails: [], phones: [], socials: [], sources: {} };
+
+/**
+ * A refusal that is the site's own answer about the page (a 404, not HTML, too big): asking again
+ * would get the same. Timeouts, dropped connections, 5xx, 429 and robots.txt refusals may not.
+ */
+function pageAnswered(error: unknown): boolean {
+  if (!isOutboundError(error)) return false;
+  if (error.code === 'http_status') return error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429;
+  return ['unsupported_content', 'too_large', 'bad_url', 'blocked_address', 'too_many_redirects'].includes(error.code);
+}
 
 interface PageRead {
   url: string;
@@ -96,6 +111,7 @@ export function createSiteEnricher(options: SiteEnricherOptions): SiteEnricher {
     const requested = new Set([website, home.url]);
     let quotaExhausted = false;
     let givenUp = 0;
+    let unanswered = 0;
 
     /** The next `count` addresses not requested yet, within the budget, now counted against it. */
     const take = (urls: string[], count: number): string[] => {
@@ -107,6 +123,7 @@ export function createSiteEnricher(options: SiteEnricherOptions): SiteEnricher {
     const stopOn = (error: unknown): undefined => {
       if (isOutboundError(error, 'quota_exhausted')) quotaExhausted = true;
       else if (endsSearch(error)) throw error;
+      if (!pageAnswered(error)) unanswered++;
       return undefined;
     };
     const fetchAndRead = async <T extends HomeReading | PageContacts>(url: string, read: (page: FetchedPage) => Promise<T>) => {
@@ -169,6 +186,7 @@ export function createSiteEnricher(options: SiteEnricherOptions): SiteEnricher {
       pagesFetched: pages.length + givenUp,
       pagesGivenUp: givenUp,
       ...(quotaExhausted ? { quotaExhausted } : {}),
+      ...(!contacts.emails.length && !contacts.phones.length && !quotaExhausted && !givenUp && !unanswered ? { foundNothing: true } : {}),
     };
   };
 }

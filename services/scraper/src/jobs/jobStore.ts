@@ -26,6 +26,8 @@ export interface JobRow {
   /** Lead intake's keys of businesses the user already has: not crawled, not counted. */
   known_business_keys: string[];
   known_skipped: number;
+  /** A monitor's run: it skips sites found empty within SCRAPER_EMPTY_SITE_CACHE_HOURS. */
+  monitor_run: boolean;
 }
 
 /** Records a requested search; a redelivered request changes nothing, nor does one of an erased account. */
@@ -41,6 +43,7 @@ export async function recordSearch(trx: Knex.Transaction, data: EventData<'searc
     quantity: Math.max(0, data.quantity),
     deadline_at: deadline,
     known_business_keys: JSON.stringify(data.known_business_keys ?? []),
+    monitor_run: Boolean(data.monitor_id),
     traceparent: activeTraceparent() ?? null,
   }).onConflict('search_id').ignore();
 }

@@ -13,6 +13,7 @@ import type { MailDomainLookup } from '../domain/verdicts/emailVerdict.ts';
 import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
 import { placeBusinessKeysOf } from '@leadforge/kit/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../usage/scraperMetrics.ts';
+import { foundEmptyWithin, recordSiteFindings } from '../enrichment/emptySites.ts';
 import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';
 
 export type FinishReason = EventData<'scrape.finished'>['reason'];
@@ -27,6 +28,8 @@ export interface SearchRunDeps {
   /** Whether email domains take mail, for the verdicts; absent when EMAIL_MX_CHECK=false (verdict `unknown`). */
   mailLookup?: MailDomainLookup;
   jobs: ScraperConfig['jobs'];
+  /** SCRAPER_EMPTY_SITE_CACHE_HOURS: a monitor's run skips a site found empty this recently (0 or absent: never). */
+  emptySiteCacheHours?: number;
   log: Logger;
 }
 
@@ -35,6 +38,8 @@ interface PlaceResult {
   lead?: Lead;
   outcome: 'lead' | 'no_contact' | 'failed';
   checkedWebsite: boolean;
+  /** What this crawl found of the place's website (by its site key), to remember for monitors' runs. */
+  site?: { key: string; finding: 'empty' | 'contacts' };
 }
 
 class LeaseLost extends Error {}
@@ -155,7 +160,8 @@ export class SearchRun {
         const key = placeKeyOf(place);
         if (this.processed.has(key)) continue;
         this.processed.add(key);
-        if (placeBusinessKeysOf(key, place.website).some((known) => this.knownKeys.has(known))) {
+        const businessKeys = placeBusinessKeysOf(key, place.website);
+        if (businessKeys.some((known) => this.knownKeys.has(known))) {
           this.knownSkipped++;
           continue;
         }
@@ -163,7 +169,7 @@ export class SearchRun {
           await new Promise<void>((resolve) => { this.changed = resolve; });
         }
         if (this.stopReason) break;
-        this.launch(place);
+        this.launch(place, businessKeys.find((businessKey) => businessKey.startsWith('site:')));
       }
     } catch (error) {
       if (!this.stopReason) {
@@ -180,8 +186,8 @@ export class SearchRun {
     return Math.min(this.deps.jobs.placeConcurrency, Math.max(4, remaining * 2));
   }
 
-  private launch(place: Place): void {
-    const task = this.process(place, this.launched++).finally(() => {
+  private launch(place: Place, siteKey: string | undefined): void {
+    const task = this.process(place, siteKey, this.launched++).finally(() => {
       this.inFlight.delete(task);
       this.notify();
     });
@@ -196,14 +202,29 @@ export class SearchRun {
     }
   }
 
-  private async process(place: Place, order: number): Promise<void> {
+  /**
+   * A monitor's run reuses what a recent crawl found: a site found without contacts is not fetched
+   * again (the place still counts, with only its listing's own contacts). A search always crawls.
+   */
+  private async knownEmpty(siteKey: string | undefined): Promise<boolean> {
+    const hours = this.deps.emptySiteCacheHours ?? 0;
+    if (!this.job.monitor_run || hours <= 0 || !siteKey) return false;
+    return foundEmptyWithin(this.deps.db, siteKey, hours);
+  }
+
+  private async process(place: Place, siteKey: string | undefined, order: number): Promise<void> {
     const signal = this.controller.signal;
     const placeKey = placeKeyOf(place);
     try {
-      const site = place.website ? await this.deps.enrich(place.website, countryCodeOf(place), signal) : undefined;
+      const website = place.website && !(await this.knownEmpty(siteKey)) ? place.website : undefined;
+      const site = website ? await this.deps.enrich(website, countryCodeOf(place), signal) : undefined;
       if (this.stopReason) return;
       const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.mailLookup);
-      this.settle(order, { placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(place.website) });
+      const finding = site?.foundNothing ? 'empty' : site?.emails.length || site?.phones.length ? 'contacts' : undefined;
+      this.settle(order, {
+        placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(website),
+        ...(siteKey && finding ? { site: { key: siteKey, finding } } : {}),
+      });
       if (lead) this.pendingLeads++;
       // What the pages read before the quota ran out gave still counts; the search ends here.
       if (site?.quotaExhausted) return this.stop('quota_exhausted');
@@ -262,6 +283,11 @@ export class SearchRun {
           }
           // Past the quantity a lead is neither sent nor recorded: the search is complete.
         }
+        await recordSiteFindings(
+          trx,
+          batch.flatMap((result) => (result.site?.finding === 'empty' ? [result.site.key] : [])),
+          batch.flatMap((result) => (result.site?.finding === 'contacts' ? [result.site.key] : [])),
+        );
         const inserted = new Set((rows.length
           ? await trx('scraper_job_places').insert(rows).onConflict(['search_id', 'place_key']).ignore().returning('place_key')
           : []).map((r: { place_key: string }) => r.place_key));

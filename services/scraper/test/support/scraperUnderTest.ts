@@ -15,7 +15,7 @@ export interface ScraperUnderTest {
   identities: ReturnType<typeof testIdentities>;
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
   /** Answers the event written, so a test can wait for the scraper to have handled it (kit_handled_events). */
-  requestSearch(search: { search_id: string; industry?: string; location?: string; quantity: number; deadlineInMs?: number; known_business_keys?: string[] }): Promise<EventEnvelope>;
+  requestSearch(search: { search_id: string; industry?: string; location?: string; quantity: number; deadlineInMs?: number; known_business_keys?: string[]; monitor_id?: string }): Promise<EventEnvelope>;
   cancelSearch(searchId: string): Promise<EventEnvelope>;
   /** Resolves with the scrape.finished event of a search. */
   finished(searchId: string, timeoutMs?: number): Promise<EventEnvelope<any>>;
@@ -86,10 +86,11 @@ export async function startScraperUnderTest(options: { kind: TestDatabaseKind; w
       return { status: res.status, body: parsed };
     },
     // The leads service publishes these; here the scraper's own outbox carries them onto the bus.
-    requestSearch: ({ search_id, industry = 'dentist', location = 'London', quantity, deadlineInMs = 60_000, known_business_keys }) =>
+    requestSearch: ({ search_id, industry = 'dentist', location = 'London', quantity, deadlineInMs = 60_000, known_business_keys, monitor_id }) =>
       publish('search.requested', search_id, {
         search_id, user_id: 'user-1', industry, location, quantity, deadline_at: new Date(Date.now() + deadlineInMs).toISOString(),
         ...(known_business_keys ? { known_business_keys } : {}),
+        ...(monitor_id ? { monitor_id } : {}),
       }),
     cancelSearch: (searchId) => publish('search.cancelled', searchId, { search_id: searchId, user_id: 'user-1' }),
     finished(searchId, timeoutMs = 30_000) {

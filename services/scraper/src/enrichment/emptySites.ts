@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import type { Db } from '@leadforge/kit';
+
+/**
+ * Websites whose last complete crawl found no contact details (scraper_empty_sites), shared by every
+ * replica. Keyed by lead intake's site key (`site:<registrable domain or host><path>`): a business's
+ * public website, nothing of the user or the search that crawled it.
+ */
+
+/** Whether a complete crawl found the site without contacts within the last `hours`. */
+export async function foundEmptyWithin(db: Db, siteKey: string, hours: number): Promise<boolean> {
+  const row = await db('scraper_empty_sites').where({ site_key: siteKey })
+    .andWhere('found_empty_at', '>', db.raw("now() - (? * interval '1 hour')", [hours])).first('site_key');
+  return Boolean(row);
+}
+
+/** What this batch's crawls found, from any search: sites found empty are remembered (now), sites that showed contacts forgotten. */
+export async function recordSiteFindings(trx: Knex.Transaction, foundEmpty: string[], foundContacts: string[]): Promise<void> {
+  if (foundEmpty.length) {
+    const rows = [...new Set(foundEmpty)].map((siteKey) => ({ site_key: siteKey, found_empty_at: trx.fn.now() }));
+    await trx('scraper_empty_sites').insert(rows).onConflict('site_key').merge(['found_empty_at']);
+  }
+  if (foundContacts.length) await trx('scraper_empty_sites').whereIn('site_key', [...new Set(foundContacts)]).del();
+}
