@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
 
 /**
@@ -15,10 +14,11 @@ export async function foundEmptyWithin(db: Db, siteKey: string, hours: number): 
 }
 
 /** What this batch's crawls found, from any search: sites found empty are remembered (now), sites that showed contacts forgotten. */
-export async function recordSiteFindings(trx: Knex.Transaction, foundEmpty: string[], foundContacts: string[]): Promise<void> {
+export async function recordSiteFindings(db: Db, foundEmpty: string[], foundContacts: string[]): Promise<void> {
+  // Sorted, so searches writing the same sites at once take their rows in one order.
   if (foundEmpty.length) {
-    const rows = [...new Set(foundEmpty)].map((siteKey) => ({ site_key: siteKey, found_empty_at: trx.fn.now() }));
-    await trx('scraper_empty_sites').insert(rows).onConflict('site_key').merge(['found_empty_at']);
+    const rows = [...new Set(foundEmpty)].sort().map((siteKey) => ({ site_key: siteKey, found_empty_at: db.fn.now() }));
+    await db('scraper_empty_sites').insert(rows).onConflict('site_key').merge(['found_empty_at']);
   }
-  if (foundContacts.length) await trx('scraper_empty_sites').whereIn('site_key', [...new Set(foundContacts)]).del();
+  if (foundContacts.length) await db('scraper_empty_sites').whereIn('site_key', [...new Set(foundContacts)].sort()).del();
 }

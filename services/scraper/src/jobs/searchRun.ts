@@ -209,7 +209,24 @@ export class SearchRun {
   private async knownEmpty(siteKey: string | undefined): Promise<boolean> {
     const hours = this.deps.emptySiteCacheHours ?? 0;
     if (!this.job.monitor_run || hours <= 0 || !siteKey) return false;
-    return foundEmptyWithin(this.deps.db, siteKey, hours);
+    // A cache: when it cannot be read, the site is crawled, so it never costs a lead.
+    return foundEmptyWithin(this.deps.db, siteKey, hours).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, searchId: this.job.search_id, siteKey }, 'could not read the sites found empty; crawling');
+      return false;
+    });
+  }
+
+  /** Remembers what this batch's crawls found, after its commit: a cache that fails costs no lead and holds no batch back. */
+  private async rememberSites(batch: PlaceResult[]): Promise<void> {
+    try {
+      await recordSiteFindings(
+        this.deps.db,
+        batch.flatMap((result) => (result.site?.finding === 'empty' ? [result.site.key] : [])),
+        batch.flatMap((result) => (result.site?.finding === 'contacts' ? [result.site.key] : [])),
+      );
+    } catch (error) {
+      this.deps.log.warn({ err: error, searchId: this.job.search_id }, 'could not remember the sites found empty');
+    }
   }
 
   private async process(place: Place, siteKey: string | undefined, order: number): Promise<void> {
@@ -283,11 +300,6 @@ export class SearchRun {
           }
           // Past the quantity a lead is neither sent nor recorded: the search is complete.
         }
-        await recordSiteFindings(
-          trx,
-          batch.flatMap((result) => (result.site?.finding === 'empty' ? [result.site.key] : [])),
-          batch.flatMap((result) => (result.site?.finding === 'contacts' ? [result.site.key] : [])),
-        );
         const inserted = new Set((rows.length
           ? await trx('scraper_job_places').insert(rows).onConflict(['search_id', 'place_key']).ignore().returning('place_key')
           : []).map((r: { place_key: string }) => r.place_key));
@@ -315,6 +327,7 @@ export class SearchRun {
         return updated as JobRow;
       });
       if (cancelled) return this.stop('cancelled');
+      await this.rememberSites(batch);
       this.sent = row.leads_sent;
       leadsDelivered.inc(sentNow.length);
       for (const result of batch) placesEnriched.inc({ outcome: result.lead && !sentNow.includes(result.lead) ? 'duplicate' : result.outcome });
