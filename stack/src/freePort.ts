@@ -28,6 +28,14 @@ function listenOnce(port: number, host: string): Promise<number | undefined> {
 }
 
 /**
+ * Keeps freePort from handing out a port that is already promised to a server not yet listening, such
+ * as the public port a launcher was given.
+ */
+export function reservePort(port: number): void {
+  handedOut.add(port);
+}
+
+/**
  * A port nothing listens on, for a server that starts a little later (a stack picks its services'
  * ports before starting them: each needs the others' URLs). Picked below the kernel's ephemeral range:
  * a port from that range (what `listen(0)` gives) can meanwhile become the local port of any outgoing

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
 import { readInt, readKafkaConfig } from '@leadforge/kit';
-import { freePort } from '../freePort.ts';
+import { freePort, reservePort } from '../freePort.ts';
 import { ensureEnvoy, startEnvoy } from '../infrastructure/envoyProxy.ts';
 import { ensureKafka, startKafka } from '../infrastructure/kafkaBroker.ts';
 import { startPostgres } from '../infrastructure/postgresServer.ts';
@@ -86,6 +86,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   if (!(await portIsFree(options.port))) {
     throw new Error(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=8081 npm run start:distributed`);
   }
+  // Envoy listens on it only at the end: no port picked before then may be the same.
+  reservePort(options.port);
   const dataDir = path.resolve(options.dataDir);
   const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'prometheus', 'logs'].map((name) => [name, path.join(dataDir, name)]));
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });

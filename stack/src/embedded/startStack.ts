@@ -4,7 +4,7 @@ import type { ServiceName } from '@leadforge/contracts';
 import { startService, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from '../services.ts';
-import { freePort } from '../freePort.ts';
+import { freePort, reservePort } from '../freePort.ts';
 
 export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
@@ -30,6 +30,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const definitions = options.services ?? SERVICE_DEFINITIONS;
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   const logger = pino({ level: env.LOG_LEVEL ?? 'warn' });
+  // The gateway listens on its port only once the services have started: none of theirs may be the same.
+  if (options.port) reservePort(options.port);
   const ports = new Map<ServiceName, number>();
   for (const def of definitions) {
     const key = `${def.name.toUpperCase()}_PORT`;
