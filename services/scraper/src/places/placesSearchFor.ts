@@ -3,6 +3,7 @@ import { createDecodoPlacesSource, createGooglePlacesSource, createOsmPlacesSour
 import { coveredSearch, type CoveredSearch } from '../domain/places/coveredSearch.ts';
 import { createNominatimGeocoder, type GeocodeStore } from '../domain/places/nominatimGeocoder.ts';
 import type { PlaceQuery, PlacesUsageSink, SourceName } from '../domain/places/types.ts';
+import { showProviderSeries } from '../usage/scraperMetrics.ts';
 
 /** A source that cannot search: it fails at its first batch with the reason, which the search's coverage reports. */
 function unavailableSource(name: SourceName, reason: string): PlacesSource {
@@ -36,5 +37,6 @@ export type PlacesSearch = (query: PlaceQuery, signal?: AbortSignal) => CoveredS
 export function placesSearchFor(config: ScraperConfig, fetchJson: FetchJson, geocodes?: GeocodeStore, usage?: PlacesUsageSink): PlacesSearch {
   const geocode = createNominatimGeocoder(fetchJson, config.nominatimUrl, { hours: config.geocodeCacheHours, store: geocodes });
   const sources = config.placesSources.map((name) => sourceFor(name, config, fetchJson));
+  showProviderSeries(['nominatim', ...config.placesSources]);
   return (query, signal) => coveredSearch({ geocode, sources, requestBudget: config.providerRequestsPerSearch, usage }, query, signal);
 }

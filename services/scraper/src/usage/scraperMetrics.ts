@@ -125,3 +125,15 @@ export const providerErrors = metric('leadforge_scraper_provider_errors_total', 
   help: 'Searches a provider failed (the error the search\'s coverage reports), by source.',
   labelNames: ['source'] as const,
 }));
+
+/**
+ * Every configured source's provider series from the start, at 0: a rate over a series that does not
+ * exist yet is no data, and a dashboard panel of errors would stay empty until the first error.
+ */
+export function showProviderSeries(sources: readonly string[]): void {
+  for (const source of sources) {
+    providerRequests.inc({ source }, 0);
+    providerPlaces.inc({ source }, 0);
+    providerErrors.inc({ source }, 0);
+  }
+}
