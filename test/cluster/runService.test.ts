@@ -45,7 +45,7 @@ describe('the container entry point (packages/service-runner/src/runService.ts)'
     });
     expect(noDatabase.status, noDatabase.stderr + noDatabase.stdout).toBe(0);
     expect(noDatabase.stdout).toContain('no database configured yet');
-  });
+  }, 150_000); // two processes that each load the service through tsx (up to 60 s each on a loaded machine)
 
   it.skipIf(!postgresConfigured)(`migrates every service's own Postgres database, twice at once like two replicas, then again as a no-op${postgresConfigured ? '' : ' (skipped: no PostgreSQL; apt-get install -y postgresql)'}`, async () => {
     for (const service of workspaceServices()) {
