@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import kafkajs from 'kafkajs';
 import pino from 'pino';
 import { register } from 'prom-client';
@@ -228,6 +229,44 @@ describe.skipIf(skipReason)(`the event path under faults, on a Kafka broker of i
       await bus.close();
     }
   }, 60_000);
+
+  it('commits a handled offset whose commit was lost with its connection, with no message after it', async () => {
+    const bus = createKafkaBus({ ...busOptions(), lateCommitMs: 1_000 });
+    const admin = new kafkajs.Kafka({ brokers: own.brokers, clientId: 'faults-test-admin', logLevel: kafkajs.logLevel.NOTHING }).admin();
+    const topic = topicOf('commit');
+    const group = `${topic}-group`;
+    const handled: string[] = [];
+    // The connection to the broker drops as the next OffsetCommit request (API key 8) is written: the
+    // member stays in its group, kafkajs fetches on from the handled offset, and nothing comes to commit after.
+    const write = net.Socket.prototype.write;
+    let commitsToDrop = 0;
+    net.Socket.prototype.write = function (this: net.Socket, chunk: unknown, ...rest: unknown[]) {
+      if (commitsToDrop > 0 && Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === 8 && this.remotePort === own.broker.port) {
+        commitsToDrop--;
+        this.destroy(new Error('connection dropped by the test'));
+        return false;
+      }
+      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof write;
+    try {
+      await bus.subscribe({ group, topics: [topic], handler: async (m) => { handled.push(m.key); commitsToDrop = 1; } });
+      await bus.publish([{ ...submitted('c1'), topic, key: 'c1' }]);
+      await waitFor(() => handled.length === 1 && commitsToDrop === 0, { timeoutMs: 30_000, what: 'the message handled and its commit dropped' });
+      await admin.connect();
+      // The partitions whose committed offset is short of their end, as `partition: committed of end`.
+      const behind = async () => {
+        const [ends, [{ partitions: committed }]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: group, topics: [topic] })]);
+        return ends.map((end) => ({ end, at: committed.find((p) => p.partition === end.partition)!.offset }))
+          .filter(({ end, at }) => Number(end.high) > 0 && at !== end.high)
+          .map(({ end, at }) => `${end.partition}: ${at} of ${end.high}`);
+      };
+      await waitFor(behind, { until: (b) => b.length === 0, timeoutMs: 30_000, what: 'the group\'s committed offsets at the end of its partitions' });
+    } finally {
+      net.Socket.prototype.write = write;
+      await admin.disconnect();
+      await bus.close();
+    }
+  }, 120_000);
 
   it('parks a message that is not JSON in the dead letters', async () => {
     const bus = createKafkaBus(busOptions());

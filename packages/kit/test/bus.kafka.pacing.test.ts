@@ -21,7 +21,7 @@ const client = vi.hoisted(() => {
       state.consumers = [];
     },
   };
-  const events = { END_BATCH_PROCESS: 'end_batch', GROUP_JOIN: 'group_join', CRASH: 'crash' };
+  const events = { END_BATCH_PROCESS: 'end_batch', GROUP_JOIN: 'group_join', COMMIT_OFFSETS: 'commit_offsets', CRASH: 'crash' };
   class KafkaJSError extends Error {}
   class Kafka {
     producer() {
@@ -51,7 +51,7 @@ const client = vi.hoisted(() => {
         eachMessage: undefined as ((payload: unknown) => Promise<void>) | undefined,
         async run({ eachMessage }: { eachMessage: (payload: unknown) => Promise<void> }) {
           consumer.eachMessage = eachMessage;
-          consumer.emit(events.GROUP_JOIN, {});
+          consumer.emit(events.GROUP_JOIN, { memberAssignment: {} });
         },
       };
       state.consumers.push(consumer);

@@ -32,6 +32,12 @@ export interface KafkaBusOptions {
   /** Ceiling of the wait before a message whose handler threw is handled again; doubles up to maxRetryMs, jittered (default 500 ms, 60 s). */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * A handled offset kafkajs has not committed after this long is committed by the bus (default 5 s).
+   * kafkajs commits after a batch, and after a failed commit only after the next batch with messages:
+   * without this, the last messages before a broker outage could stay uncommitted until a restart.
+   */
+  lateCommitMs?: number;
   /** Ceiling of the wait before a member kafkajs gave up on is started again; doubles up to maxRetryMs, jittered (default 5 s). */
   restartMs?: number;
   /**
@@ -94,6 +100,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const maxRetryMs = options.maxRetryMs ?? 60_000;
   const restartMs = options.restartMs ?? 5_000;
   const fetchMaxWaitMs = options.fetchMaxWaitMs ?? 1_000;
+  const lateCommitMs = options.lateCommitMs ?? 5_000;
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
@@ -158,6 +165,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     private readonly sleepers = new Set<() => void>();
     private restarting?: Promise<void>;
     private readonly log: Logger | undefined;
+    /** The partitions of this member's last join, as `topic\u0000partition` (topics with their prefix). */
+    private assigned = new Set<string>();
+    /** Per assigned partition: the offset after the last message handled, not yet known committed, and when. */
+    private readonly uncommitted = new Map<string, { topic: string; partition: number; offset: bigint; handledAt: number }>();
+    private lateCommits?: NodeJS.Timeout;
+    private committingLate = false;
 
     constructor(private readonly group: string, private readonly topics: string[], private readonly handler: BusHandler, private readonly fromBeginning: boolean) {
       this.log = logger?.child({ group });
@@ -173,7 +186,21 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         consumerLag.set({ group: this.group, topic, partition: String(payload.partition) }, Number(payload.offsetLag));
       });
       // After a rebalance this member may no longer own the partitions it reported.
-      consumer.on(consumer.events.GROUP_JOIN, () => this.forgetLag());
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+        this.forgetLag();
+        // A join fetches again from the committed offsets: what was handled before it comes again.
+        this.uncommitted.clear();
+        this.assigned = new Set(Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => `${topic}\u0000${partition}`)));
+      });
+      consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+        for (const { topic, partitions } of payload.topics) {
+          for (const { partition, offset } of partitions) {
+            const key = `${topic}\u0000${partition}`;
+            if ((this.uncommitted.get(key)?.offset ?? Infinity) <= BigInt(String(offset))) this.uncommitted.delete(key);
+          }
+        }
+      });
+      this.lateCommits ??= setInterval(() => void this.commitLate(), lateCommitMs).unref();
       let joinedYet = false;
       const joined = new Promise<void>((resolve, reject) => {
         consumer.on(consumer.events.GROUP_JOIN, () => { joinedYet = true; resolve(); });
@@ -220,12 +247,16 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
      * recovery seeks back to the last committed offset.
      */
     private async eachMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
-      if (!message.value) return;
+      if (!message.value) {
+        this.handled(topic, partition, message.offset);
+        return;
+      }
       const busMessage = decode(topic.slice(prefix.length), message.key?.toString('utf8'), message.value, message.headers?.traceparent?.toString());
       for (let failures = 0; ; failures++) {
         if (this.stopped) throw new Error('subscription closed');
         try {
           await this.whileBeating(heartbeat, () => this.handler(busMessage));
+          this.handled(topic, partition, message.offset);
           return;
         } catch (error) {
           if (error instanceof KafkaJSError || this.stopped) throw error;
@@ -233,6 +264,35 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           this.log?.warn({ err: error, topic: busMessage.topic, partition, offset: message.offset, failures: failures + 1, retryInMs: delay }, 'event handler failed; will deliver it again');
           await this.whileBeating(heartbeat, () => this.sleep(delay));
         }
+      }
+    }
+
+    private handled(topic: string, partition: number, offset: string): void {
+      const key = `${topic}\u0000${partition}`;
+      // A handler that finished after a rebalance took its partition away: the new owner commits.
+      if (!this.assigned.has(key)) return;
+      this.uncommitted.set(key, { topic, partition, offset: BigInt(offset) + 1n, handledAt: Date.now() });
+    }
+
+    /**
+     * Commits the offsets handled at least lateCommitMs ago that kafkajs has not committed. A commit from
+     * a member that is no longer in the group's generation is refused by the coordinator.
+     */
+    private async commitLate(): Promise<void> {
+      const consumer = this.consumer;
+      if (!consumer || this.stopped || this.committingLate) return;
+      const due = [...this.uncommitted.values()].filter((entry) => Date.now() - entry.handledAt >= lateCommitMs);
+      if (!due.length) return;
+      this.committingLate = true;
+      try {
+        await consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset: String(offset) })));
+        // kafkajs skips a commit while its consumer is not running: only those it reported committed count.
+        const committed = due.filter((entry) => this.uncommitted.get(`${entry.topic}\u0000${entry.partition}`) !== entry);
+        if (committed.length) this.log?.info({ offsets: committed.map(({ topic, partition, offset }) => ({ topic: topic.slice(prefix.length), partition, offset: String(offset) })) }, 'committed handled offsets kafkajs had not committed');
+      } catch (error) {
+        this.log?.warn({ err: error }, 'could not commit handled offsets yet; will try again');
+      } finally {
+        this.committingLate = false;
       }
     }
 
@@ -272,6 +332,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
     async stop(): Promise<void> {
       this.stopped = true;
+      clearInterval(this.lateCommits);
       for (const wake of [...this.sleepers]) wake();
       await this.restarting;
       await this.consumer?.disconnect().catch((error) => this.log?.warn({ err: error }, 'kafka consumer did not disconnect cleanly'));
