@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RobotsRules } from '../src/outbound/robotsRules.ts';
 
 const rulesWith = (answer: { status: number; body: string }, delayMs = 0) => {
@@ -36,5 +36,32 @@ describe('robots.txt rules', () => {
     expect(await second).toEqual({ allowed: false, crawlDelayMs: 0 });
     expect(await rules.check(new URL('http://a.test/about'))).toEqual({ allowed: true, crawlDelayMs: 0 });
     expect(fetched).toEqual(['http://a.test/robots.txt']);
+  });
+
+  describe('asks an unreachable file again after a minute, a fetched one after an hour', () => {
+    afterEach(() => { vi.useRealTimers(); });
+    for (const failure of [{ status: 0, body: '' }, { status: 503, body: '' }]) {
+      it(`status ${failure.status}`, async () => {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        const answers = [failure, { status: 200, body: 'User-agent: *\nDisallow: /admin\n' }];
+        const fetched: string[] = [];
+        const rules = new RobotsRules(async (url) => {
+          fetched.push(url);
+          return answers[Math.min(fetched.length, answers.length) - 1];
+        }, { userAgent: 'LeadforgeBot/1.0', maxCrawlDelayMs: 5000 });
+        const page = new URL('http://a.test/contact');
+        expect((await rules.check(page)).allowed).toBe(false);
+        vi.advanceTimersByTime(30_000);
+        expect((await rules.check(page)).allowed).toBe(false);
+        expect(fetched).toHaveLength(1);
+        // A timeout of ours under load (or the site's bad minute) no longer keeps it out for the hour.
+        vi.advanceTimersByTime(31_000);
+        expect((await rules.check(page)).allowed).toBe(true);
+        expect(fetched).toHaveLength(2);
+        vi.advanceTimersByTime(59 * 60_000);
+        expect((await rules.check(new URL('http://a.test/admin'))).allowed).toBe(false);
+        expect(fetched).toHaveLength(2);
+      });
+    }
   });
 });

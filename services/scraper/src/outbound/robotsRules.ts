@@ -28,23 +28,29 @@ const DISALLOW_ALL: Rules = { verdict: () => ({ allowed: false, crawlDelayMs: 0 
 export interface RobotsRulesOptions {
   userAgent: string;
   maxCrawlDelayMs: number;
+  /** How long a fetched (or missing) file is kept (default 1 h). */
   ttlMs?: number;
+  /** How long a file that could not be had (5xx, timeout, connection failure) keeps the site disallowed before it is asked again (default 60 s). */
+  unreachableTtlMs?: number;
   maxOrigins?: number;
 }
 
 /**
  * robots.txt per origin (RFC 9309), fetched once and cached: a missing file (4xx) allows
- * everything; an unreachable one (5xx, network failure) disallows the site for this period, as
- * the RFC asks; Crawl-delay is honoured up to a cap.
+ * everything; an unreachable one (5xx, network failure) disallows the site, as the RFC asks, until
+ * it is asked again a minute later: one timeout (the site's, or ours under load) does not keep a site
+ * out of every search for the hour a file is kept. Crawl-delay is honoured up to a cap.
  */
 export class RobotsRules {
   private readonly cache = new Map<string, { rules: Promise<Rules>; expires: number }>();
   private readonly ttlMs: number;
+  private readonly unreachableTtlMs: number;
   private readonly maxOrigins: number;
   private readonly agentToken: string;
 
   constructor(private readonly fetchRobots: RobotsFetch, private readonly options: RobotsRulesOptions) {
     this.ttlMs = options.ttlMs ?? 60 * 60 * 1000;
+    this.unreachableTtlMs = options.unreachableTtlMs ?? 60 * 1000;
     this.maxOrigins = options.maxOrigins ?? 5_000;
     // Groups are matched on the product token ("LeadforgeBot"), not the whole header value.
     this.agentToken = options.userAgent.split(/[/\s]/)[0];
@@ -71,9 +77,13 @@ export class RobotsRules {
     const cached = this.cache.get(origin);
     if (cached && cached.expires > Date.now()) return cached.rules;
     const rules = this.load(origin);
-    this.cache.set(origin, { rules, expires: Date.now() + this.ttlMs });
-    // A fetch that could not be made (quota exhausted) says nothing about the site: do not keep it.
-    rules.catch(() => this.cache.delete(origin));
+    const entry = { rules, expires: Date.now() + this.ttlMs };
+    this.cache.set(origin, entry);
+    rules.then(
+      (loaded) => { if (loaded === DISALLOW_ALL) entry.expires = Math.min(entry.expires, Date.now() + this.unreachableTtlMs); },
+      // A fetch that could not be made (quota exhausted) says nothing about the site: do not keep it.
+      () => { if (this.cache.get(origin) === entry) this.cache.delete(origin); },
+    );
     if (this.cache.size > this.maxOrigins) this.cache.delete(this.cache.keys().next().value as string);
     return rules;
   }
