@@ -6,6 +6,12 @@ import type { StopReason } from './searchRun.ts';
 
 export type RunJob = (job: JobRow, signal: AbortSignal) => Promise<StopReason>;
 
+/**
+ * How long stop waits for the runs it aborted. A run that ignores its abort must not hold the whole
+ * process's shutdown: past this, it is left to its lease, as after a crash.
+ */
+const STOP_GRACE_MS = 10_000;
+
 /** The jobs' name in the kit's per-queue metrics (`leadforge_work_queue_*{queue="jobs"}`). */
 export const JOB_QUEUE = 'jobs';
 
@@ -63,7 +69,13 @@ export class JobWorker {
     this.stopMeasuring?.();
     this.stopMeasuring = undefined;
     for (const active of this.active.values()) active.controller.abort('shutdown');
-    await Promise.allSettled([...this.active.values()].map((active) => active.done));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => { graceTimer = setTimeout(resolve, STOP_GRACE_MS); });
+    await Promise.race([Promise.allSettled([...this.active.values()].map((active) => active.done)), grace]);
+    clearTimeout(graceTimer);
+    if (this.active.size === 0) return;
+    this.log.error({ searchIds: this.runningSearches }, `searches still running ${STOP_GRACE_MS / 1000} s after shutdown aborted them: left to their leases`);
+    for (const active of this.active.values()) clearInterval(active.heartbeat);
   }
 
   /**
