@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import InterleavingSequencer from './test/support/interleavingSequencer.ts';
 
 /** What both projects share. Not the global setup: the root runs it once for the run (a project would run it again). */
 const shared = {
@@ -21,6 +22,7 @@ export default defineConfig({
     // idle while a test waited on a product, a server or a browser. `--maxWorkers` overrides it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/globalInfra.ts'],
+    sequence: { sequencer: InterleavingSequencer },
     projects: [
       {
         // Each workspace's own unit and service tests. Not isolated: the files of a worker share its
