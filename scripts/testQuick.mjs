@@ -57,11 +57,13 @@ await step('tests', () => {
   const env = { ...process.env, ...PGLITE_ONLY };
   // CI's "nothing may skip" applies to npm test, which starts the servers this tier leaves out.
   delete env.LEADFORGE_REQUIRE_PREREQUISITES;
-  // vitest.config.ts runs these files without isolation (its 'workspaces' project): a worker imports the
-  // modules and makes the kit's embedded-database template once, not once per file.
+  // --no-isolate: the files of a worker share its modules, so each worker imports them and makes the
+  // kit's embedded-database template once, not once per file (the tier's tests: 132 s so on a quiet
+  // moment here, 418 s isolated on a busier one). npm test keeps every file isolated, so a test leaning
+  // on another's state still shows there.
   // The slowest files at the end (test/support/fileTimesReporter.ts), unless other reporters are asked for.
   const reporters = process.argv.slice(2).some((arg) => arg.startsWith('--reporter')) ? [] : ['--reporter=default', '--reporter=./test/support/fileTimesReporter.ts'];
-  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), ...reporters, ...process.argv.slice(2)];
+  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...reporters, ...process.argv.slice(2)];
   return spawnSync('npx', args, { cwd: root, stdio: 'inherit', env }).status === 0;
 });
 console.log(`\ntest:quick passed in ${seconds(started)} (${timings.join(', ')})`);
