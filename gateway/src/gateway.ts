@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, stopInOrder } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -130,7 +130,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await app.listen({ port: options.port, host: options.host ?? '0.0.0.0' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, url: `http://localhost:${port}`, close: () => app.close() };
+  const { shutdownTimeoutMs } = loadKitConfig('auth', process.env);
+  return {
+    app,
+    url: `http://localhost:${port}`,
+    // A stream still open at the deadline (a live search feed) is cut; its client reconnects elsewhere.
+    close: () => stopInOrder([{ name: 'in-flight requests', stop: () => app.close(), force: () => app.server.closeAllConnections() }], { ms: shutdownTimeoutMs, log, what: 'the gateway' }),
+  };
 }
 
 export { ROUTES };

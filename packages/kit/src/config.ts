@@ -14,6 +14,8 @@ export interface KitConfig {
   kafkaBrokers?: string[];
   redisUrl?: string;
   logLevel: string;
+  /** How long a stop may take in all (SHUTDOWN_TIMEOUT_SECONDS): in-flight requests, background work, relay. */
+  shutdownTimeoutMs: number;
   internalToken: string;
   /** Base URL of every service, for internal calls (`AUTH_URL`, `BILLING_URL`, ...). */
   serviceUrls: Partial<Record<ServiceName, string>>;
@@ -51,6 +53,7 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
     kafkaBrokers: brokers.length ? brokers : undefined,
     redisUrl: readVar(env, 'REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'a redis:// URL' }),
     logLevel: readVar(env, 'LOG_LEVEL', { default: production ? 'info' : 'warn' })!,
+    shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
     internalToken,
     serviceUrls,
     publicUrl,

@@ -9,6 +9,7 @@ export * from './bus/createBus.ts';
 export * from './bus/kafkaConfig.ts';
 export * from './outbox/outbox.ts';
 export * from './work/backoff.ts';
+export * from './work/deadline.ts';
 export * from './work/workLoop.ts';
 export * from './work/leasedQueue.ts';
 export * from './work/queueMetrics.ts';

@@ -15,6 +15,7 @@ import { migrate } from './db/migrations.ts';
 import type { Bus } from './bus/bus.ts';
 import { createBus } from './bus/createBus.ts';
 import { OutboxRelay } from './outbox/outbox.ts';
+import { stopInOrder } from './work/deadline.ts';
 import { detailedFrameworkErrors, registerErrorHandling } from './http/errorHandler.ts';
 import { registerHostileInputChecks } from './http/hostileInput.ts';
 import { registerClientAddress, trustedProxies } from './http/clientAddress.ts';
@@ -189,13 +190,14 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     apiRoutes,
     async stop() {
       shuttingDown = true;
-      await app.close();
-      if (stopWork) await stopWork();
-      await relay.stop();
-      if (!options.bus) await bus.close();
-      redis?.disconnect();
-      await databaseProbe?.close();
-      await db.destroy();
+      await stopInOrder([
+        // In-flight requests finish first; at the deadline the connections still open are closed.
+        { name: 'in-flight requests', stop: () => app.close(), force: () => app.server.closeAllConnections() },
+        { name: 'background work', stop: () => stopWork?.() },
+        { name: 'the outbox relay', stop: () => relay.stop() },
+        { name: 'the bus', stop: () => (options.bus ? undefined : bus.close()) },
+        { name: 'the database', stop: async () => { redis?.disconnect(); await databaseProbe?.close(); await db.destroy(); } },
+      ], { ms: config.shutdownTimeoutMs, log, what: `the ${def.name} service` });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { backoffWithJitter, type BackoffOptions } from './backoff.ts';
+import { settlesWithin } from './deadline.ts';
 
 export interface WorkLoopOptions {
   /** Named in log lines. */
@@ -70,10 +71,7 @@ export class WorkLoop {
     for (const timer of this.wakeTimers) clearTimeout(timer);
     this.wakeTimers.clear();
     this.endPause?.();
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.options.stopWaitMs ?? 5_000); });
-    await Promise.race([Promise.all([this.loop, this.stepping?.catch(() => undefined)]), waited]);
-    clearTimeout(timer);
+    await settlesWithin(Promise.all([this.loop, this.stepping?.catch(() => undefined)]), this.options.stopWaitMs ?? 5_000);
   }
 
   private async run(): Promise<void> {

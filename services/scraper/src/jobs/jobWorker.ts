@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { countAttempt, inTraceOf, measureQueue, WorkLoop, type Db } from '@leadforge/kit';
+import { countAttempt, inTraceOf, measureQueue, settlesWithin, WorkLoop, type Db } from '@leadforge/kit';
 import type { ScraperConfig } from '../config.ts';
 import { claimJob, measureJobQueue, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';
@@ -69,11 +69,7 @@ export class JobWorker {
     this.stopMeasuring?.();
     this.stopMeasuring = undefined;
     for (const active of this.active.values()) active.controller.abort('shutdown');
-    let graceTimer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => { graceTimer = setTimeout(resolve, STOP_GRACE_MS); });
-    await Promise.race([Promise.allSettled([...this.active.values()].map((active) => active.done)), grace]);
-    clearTimeout(graceTimer);
-    if (this.active.size === 0) return;
+    if (await settlesWithin(Promise.allSettled([...this.active.values()].map((active) => active.done)), STOP_GRACE_MS)) return;
     this.log.error({ searchIds: this.runningSearches }, `searches still running ${STOP_GRACE_MS / 1000} s after shutdown aborted them: left to their leases`);
     for (const active of this.active.values()) clearInterval(active.heartbeat);
   }

@@ -175,8 +175,13 @@ export class OutboundClient {
     return this.request(url, { method: 'GET', headers: { accept: 'application/json,*/*;q=0.5' } }, PROXY_CHECK, signal);
   }
 
+  /**
+   * Ends every connection, with any request still under way: called once the runs have stopped, when
+   * what is left in flight has no one waiting for it (a robots.txt fetch the runs shared, or a request
+   * of a run left to its lease). A graceful close would wait out its timeout (SCRAPER_TIMEOUT_MS).
+   */
   async close(): Promise<void> {
-    await Promise.all([this.guarded.close(), this.trusted.close(), this.proxy?.close()]);
+    await Promise.all([this.guarded.destroy(), this.trusted.destroy(), this.proxy?.destroy()]);
   }
 
   private async fetchRobotsFile(robotsUrl: string): Promise<{ status: number; body: string }> {

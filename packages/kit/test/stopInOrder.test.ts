@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { stopInOrder } from '../src/work/deadline.ts';
+import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
+
+const never = () => new Promise<never>(() => {});
+
+function recordingLog() {
+  const lines: { fields: Record<string, unknown>; message: string }[] = [];
+  return { lines, error: (fields: object, message: string) => void lines.push({ fields: fields as Record<string, unknown>, message }) };
+}
+
+describe('stopInOrder', () => {
+  it('goes on past a step still under way at the deadline: names it, forces it, runs the rest', async () => {
+    const log = recordingLog();
+    const done: string[] = [];
+    await stopInOrder([
+      { name: 'in-flight requests', stop: never, force: () => done.push('forced') },
+      { name: 'the database', stop: async () => { done.push('database'); } },
+    ], { ms: 50, log, what: 'the test service' });
+    expect(done).toEqual(['forced', 'database']);
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0].fields).toMatchObject({ step: 'in-flight requests' });
+    expect(log.lines[0].message).toContain('stopping the test service: in-flight requests still under way');
+  });
+
+  it('runs every step when one fails, then throws the first failure', async () => {
+    const done: string[] = [];
+    const stopping = stopInOrder([
+      { name: 'a', stop: async () => { throw new Error('a failed'); } },
+      { name: 'b', stop: async () => { done.push('b'); throw new Error('b failed'); } },
+      { name: 'c', stop: () => void done.push('c') },
+    ], { ms: 1_000, log: recordingLog(), what: 'x' });
+    await expect(stopping).rejects.toThrow('a failed');
+    expect(done).toEqual(['b', 'c']);
+  });
+});
+
+describe('a service stop', () => {
+  it('ends by its shutdown timeout with a request and background work that never end, closing that connection', async () => {
+    let received = false;
+    const svc = await startServiceForTest({
+      name: 'contact',
+      routes: async (app) => {
+        app.get('/stuck', async () => { received = true; return never(); });
+      },
+      start: async () => never,
+    }, { kind: 'pglite', env: { SHUTDOWN_TIMEOUT_SECONDS: '1' } });
+    const stuck = fetch(`${svc.url}/stuck`).then(() => 'answered', () => 'connection closed');
+    await waitFor(async () => received, { until: Boolean, what: 'the request to reach its handler' });
+    // The test's own timeout is the bound: an unbounded stop waits for the request forever.
+    await svc.stop();
+    expect(await stuck).toBe('connection closed');
+  });
+});
