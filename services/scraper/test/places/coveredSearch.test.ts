@@ -68,6 +68,21 @@ describe('a search over every source', () => {
     expect(covered.coverage()?.duplicates_merged).toBe(2);
   });
 
+  it('keeps two businesses apart whose sites share a hosting platform, and merges one site under www. and without', async () => {
+    const covered = search([
+      fakeSource('osm', [[
+        place('osm', 'node/1', { name: 'Cabinet Pop', website: 'https://cabinet-pop.wixsite.com/home' }),
+        place('osm', 'node/2', { name: 'Cabinet Rus', website: 'https://www.cabinet-rus.co.uk/' }),
+      ]]),
+      fakeSource('google', [[
+        place('google', 'g1', { name: 'Dent Art', website: 'https://dent-art.wixsite.com/home' }),
+        place('google', 'g2', { name: 'Rus Dental', website: 'http://cabinet-rus.co.uk/contact' }),
+      ]]),
+    ]);
+    expect((await collect(covered.places)).map((p) => p.placeId)).toEqual(['node/1', 'node/2', 'g1']);
+    expect(covered.coverage()?.duplicates_merged).toBe(1);
+  });
+
   it('drops and counts places outside the boundary, once each', async () => {
     const covered = search([fakeSource('google', [[place('google', 'in'), place('google', 'out', OUTSIDE)], [place('google', 'out', OUTSIDE)]])]);
     expect((await collect(covered.places)).map((p) => p.placeId)).toEqual(['in']);

@@ -1,6 +1,6 @@
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { validE164 } from '../extract/phoneNumber.ts';
-import { hostOf, registrableDomain } from '../extract/siteDomain.ts';
+import { siteOf } from '@leadforge/kit/businessKeys.ts';
 import { socialProfile } from '../extract/socialProfiles.ts';
 import { isInArea, metresBetween } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';
@@ -50,9 +50,10 @@ function countryOf(place: Place): CountryCode | undefined {
 /** The keys under which a place is the same business as another: its id, its website's registrable domain, its phone. */
 function keysOf(place: Place): string[] {
   const keys = [`id:${place.source}:${place.placeId}`];
-  const host = place.website ? hostOf(place.website) : undefined;
-  // A profile on a social network is not the business's own site: many businesses share that domain.
-  if (host && !socialProfile(place.website!)) keys.push(`site:${registrableDomain(host)}`);
+  // The Public Suffix List's domain, so two shops on one hosting platform (a.wixsite.com, b.wixsite.com)
+  // stay two. A profile on a social network is not the business's own site: many share that domain.
+  const site = place.website && !socialProfile(place.website) ? siteOf(place.website) : undefined;
+  if (site) keys.push(`site:${site}`);
   const phone = place.phone ? validE164(place.phone, countryOf(place)) : undefined;
   if (phone) keys.push(`phone:${phone}`);
   return keys;
