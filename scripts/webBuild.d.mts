@@ -1,1 +1,2 @@
 export declare function buildWebIfStale(): void;
+export declare function webIsStale(): boolean;

@@ -16,7 +16,8 @@ function newestMtime(dir) {
   return newest;
 }
 
-function webIsStale() {
+/** Whether the SPA's sources are newer than its build (or there is none). */
+export function webIsStale() {
   if (!fs.existsSync(built)) return true;
   const sources = Math.max(newestMtime(path.join(web, 'src')), ...['index.html', 'vite.config.ts', 'package.json'].map((f) => fs.statSync(path.join(web, f)).mtimeMs));
   return sources > fs.statSync(built).mtimeMs;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
+import { webIsStale } from '../../scripts/webBuild.mjs';
 import { apiClient } from './api.ts';
 import { freshDataDir } from './dataTemplate.ts';
 import { ADMIN_EMAIL, productAccounts, type ProductAccounts } from './productAccounts.ts';
@@ -35,7 +36,9 @@ const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
  * and connection route, the one thing `npm start` cannot be told from outside.
  */
 export async function startProductAround(options: { latencyMs?: number; sites?: number; buildWeb?: boolean; engineDefaults?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProductAround> {
-  if (options.buildWeb) {
+  // Only when stale: npm test builds it first, and a build empties web/dist for a moment, under the
+  // pages of any other browser test serving from it at the same time.
+  if (options.buildWeb && webIsStale()) {
     const built = spawnSync('npm', ['run', 'build', '--workspace', '@leadforge/web'], { cwd: ROOT, stdio: 'pipe' });
     if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
   }
