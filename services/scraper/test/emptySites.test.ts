@@ -98,13 +98,16 @@ for (const kind of kinds) {
       expect(hitsOf(emptyHosts)).toBeGreaterThanOrEqual(before + emptyHosts.length);
     }, 90_000);
 
-    it('a monitor\'s run crawls a site found empty longer ago than SCRAPER_EMPTY_SITE_CACHE_HOURS (168), and remembers it anew', async () => {
+    it('a monitor\'s run crawls a site found empty longer ago than SCRAPER_EMPTY_SITE_CACHE_HOURS (168), remembers it anew, and deletes findings no run would use', async () => {
       await scraper.svc.ctx.db('scraper_empty_sites').update({ found_empty_at: new Date(Date.now() - 169 * 3600_000) });
+      // A site no search finds any more: its stale finding goes as the next findings are recorded.
+      await scraper.svc.ctx.db('scraper_empty_sites').insert({ site_key: 'site:closed-down.example', found_empty_at: new Date(Date.now() - 169 * 3600_000) });
       const before = hitsOf(emptyHosts);
       expect((await search('monitor-run-2', 'monitor-1')).data.reason).toBe('done');
       expect(hitsOf(emptyHosts)).toBeGreaterThanOrEqual(before + emptyHosts.length);
       const stale = await scraper.svc.ctx.db('scraper_empty_sites').where('found_empty_at', '<', new Date(Date.now() - 168 * 3600_000)).count<{ count: string | number }[]>('* as count');
       expect(Number(stale[0].count)).toBe(0);
+      expect(await rememberedSites()).not.toContain('site:closed-down.example');
     }, 90_000);
   });
 }

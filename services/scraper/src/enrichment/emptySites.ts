@@ -13,12 +13,16 @@ export async function foundEmptyWithin(db: Db, siteKey: string, hours: number): 
   return Boolean(row);
 }
 
-/** What this batch's crawls found, from any search: sites found empty are remembered (now), sites that showed contacts forgotten. */
-export async function recordSiteFindings(db: Db, foundEmpty: string[], foundContacts: string[]): Promise<void> {
+/**
+ * What this batch's crawls found, from any search: sites found empty are remembered (now), sites that
+ * showed contacts forgotten, and findings older than `hours` (no run would use them) deleted.
+ */
+export async function recordSiteFindings(db: Db, foundEmpty: string[], foundContacts: string[], hours: number): Promise<void> {
   // Sorted, so searches writing the same sites at once take their rows in one order.
   if (foundEmpty.length) {
     const rows = [...new Set(foundEmpty)].sort().map((siteKey) => ({ site_key: siteKey, found_empty_at: db.fn.now() }));
     await db('scraper_empty_sites').insert(rows).onConflict('site_key').merge(['found_empty_at']);
+    await db('scraper_empty_sites').where('found_empty_at', '<=', db.raw("now() - (? * interval '1 hour')", [hours])).del();
   }
   if (foundContacts.length) await db('scraper_empty_sites').whereIn('site_key', [...new Set(foundContacts)].sort()).del();
 }

@@ -218,11 +218,15 @@ export class SearchRun {
 
   /** Remembers what this batch's crawls found, after its commit: a cache that fails costs no lead and holds no batch back. */
   private async rememberSites(batch: PlaceResult[]): Promise<void> {
+    const hours = this.deps.emptySiteCacheHours ?? 0;
+    // With the cache off nothing reads the findings.
+    if (hours <= 0) return;
     try {
       await recordSiteFindings(
         this.deps.db,
         batch.flatMap((result) => (result.site?.finding === 'empty' ? [result.site.key] : [])),
         batch.flatMap((result) => (result.site?.finding === 'contacts' ? [result.site.key] : [])),
+        hours,
       );
     } catch (error) {
       this.deps.log.warn({ err: error, searchId: this.job.search_id }, 'could not remember the sites found empty');
