@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, stopInOrder } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, shutdownTimeoutMsOf, stopInOrder } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -18,6 +18,8 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Proves to the services that a request came through here (they believe its X-Forwarded-For only then); the services' internal token by default. */
   internalToken?: string;
+  /** How long `close` waits for requests in flight (SHUTDOWN_TIMEOUT_SECONDS by default). */
+  shutdownTimeoutMs?: number;
 }
 
 export interface RunningGateway {
@@ -130,7 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await app.listen({ port: options.port, host: options.host ?? '0.0.0.0' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const { shutdownTimeoutMs } = loadKitConfig('auth', process.env);
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? shutdownTimeoutMsOf(process.env);
   return {
     app,
     url: `http://localhost:${port}`,

@@ -27,6 +27,11 @@ export interface KitConfig {
 
 const URL_PATTERN = /^https?:\/\/[^\s]+$/;
 
+/** SHUTDOWN_TIMEOUT_SECONDS, in milliseconds: how long a stop may take in all. */
+export function shutdownTimeoutMsOf(env: NodeJS.ProcessEnv): number {
+  return readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600) * 1000;
+}
+
 export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): KitConfig {
   const production = env.NODE_ENV === 'production';
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
@@ -53,7 +58,7 @@ export function loadKitConfig(service: ServiceName, env: NodeJS.ProcessEnv = pro
     kafkaBrokers: brokers.length ? brokers : undefined,
     redisUrl: readVar(env, 'REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'a redis:// URL' }),
     logLevel: readVar(env, 'LOG_LEVEL', { default: production ? 'info' : 'warn' })!,
-    shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, 3600) * 1000,
+    shutdownTimeoutMs: shutdownTimeoutMsOf(env),
     internalToken,
     serviceUrls,
     publicUrl,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import type { ServiceName } from '@leadforge/contracts';
-import { startService, createBus, type RunningService, type ServiceDefinition } from '@leadforge/kit';
+import { startService, createBus, shutdownTimeoutMsOf, type RunningService, type ServiceDefinition } from '@leadforge/kit';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 import { freePort, reservePort } from '../freePort.ts';
@@ -66,7 +66,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const serviceUrls = Object.fromEntries(services.map((s) => [s.name, env[`${s.name.toUpperCase()}_URL`]!]));
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger });
+    gateway = await startGateway({ port: options.port, serviceUrls, webDist: options.webDist, logger, shutdownTimeoutMs: shutdownTimeoutMsOf(env) });
   } catch (err) {
     await stopServices();
     throw err;
