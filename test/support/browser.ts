@@ -1,17 +1,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { settlesWithin } from '@leadforge/kit/work/deadline.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
 export const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? path.resolve(new URL('../../screenshots', import.meta.url).pathname);
 
-/** Debian's Chromium, headless, with nothing that reaches for the network on its own. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** How long closing the browser may take before its process is killed. */
+const CLOSE_WAIT_MS = 15_000;
+
+/**
+ * Debian's Chromium, headless, with nothing that reaches for the network on its own. Launched as a
+ * server so that its process can be killed: Playwright's own close waits for the process to exit,
+ * with no limit, and a Chromium that hangs on its way out would hold a test's teardown forever.
+ * `close()` on the browser this returns closes it, and kills it when it has not ended in 15 s.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const server = await chromium.launchServer({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+  const browser = await chromium.connect(server.wsEndpoint());
+  const disconnect = browser.close.bind(browser);
+  browser.close = async () => {
+    const closed = Promise.all([disconnect().catch(() => undefined), server.close()]);
+    if (await settlesWithin(closed, CLOSE_WAIT_MS)) return closed.then(() => undefined);
+    console.error(`Chromium (pid ${server.process().pid}) did not close within ${CLOSE_WAIT_MS / 1000} s: killed`);
+    await server.kill();
+  };
+  return browser;
 }
 
 /** Saves a full-page screenshot under screenshots/ for a person to look at. */
