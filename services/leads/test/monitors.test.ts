@@ -340,6 +340,23 @@ for (const kind of kinds) {
       await answer(searches[0].id, []);
     });
 
+    it('two starts of one run at once (two "run now" in the same millisecond) make one search, charged once', async () => {
+      const user = newUser(100);
+      const monitor = await create(user.token, { max_leads_per_run: 3 });
+      const rt = buildRuntime(t.svc.ctx);
+      const { startMonitorRun } = await import('../src/monitors/monitorRunStart.ts');
+      const row = await db()('monitors').where({ id: monitor.id }).first();
+      const now = new Date();
+      const [a, b] = await Promise.all([startMonitorRun(rt.monitorRuns, row, now, 'manual'), startMonitorRun(rt.monitorRuns, row, now, 'manual')]);
+      expect([a.kind, b.kind]).toEqual(['started', 'started']);
+      const searches = await db()('lead_searches').where({ monitor_id: monitor.id });
+      expect(searches).toHaveLength(1);
+      expect([a, b].map((started) => (started.kind === 'started' ? started.searchId : undefined))).toEqual([searches[0].id, searches[0].id]);
+      expect(await db()('monitor_runs').where({ monitor_id: monitor.id }).select('search_id')).toEqual([{ search_id: searches[0].id }]);
+      expect(t.billing.reservations().filter((r) => r.user_id === user.id)).toHaveLength(1);
+      await answer(searches[0].id, []);
+    });
+
     it('two runs and a search of one area at once charge each new business exactly once', async () => {
       const user = newUser(100);
       const world = `r${kind}${++seq}`;

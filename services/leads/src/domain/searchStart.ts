@@ -32,12 +32,25 @@ export interface MonitorRunStart {
   runId: string;
 }
 
+/** The monitor's run already has a search (a second "run now" of the same moment, a second replica). */
+export class RunAlreadyStarted extends Error {
+  constructor(readonly searchId: string) {
+    super(`the run already started search ${searchId}`);
+  }
+}
+
 export async function startSearch(deps: StartDeps, userId: string, request: GenerateLeadsRequest, run?: MonitorRunStart): Promise<SearchRow> {
   const { db, holds } = deps;
   const id = uuidv7();
   await db.transaction(async (trx) => {
     // One start at a time per user, so two tabs cannot both take the last slot; none once the account is erased.
     await lockLiveAccount(trx, userId);
+    if (run) {
+      // Under the run's lock, so of two starts of one run the second sees the first's search. A search
+      // that is gone (billing refused it, or its hold was abandoned) leaves the run free to start again.
+      const current = await trx('monitor_runs').where({ id: run.runId }).forUpdate().first('search_id');
+      if (current?.search_id && await trx('lead_searches').where({ id: current.search_id }).first('id')) throw new RunAlreadyStarted(current.search_id);
+    }
     const [{ running }] = await trx('lead_searches').where({ user_id: userId }).whereIn('status', ['reserving', 'running']).count({ running: '*' });
     if (Number(running) >= deps.maxRunningPerUser) throw tooManyRequests(tooManyRunningSearchesDetail(deps.maxRunningPerUser));
     await trx('lead_searches').insert({

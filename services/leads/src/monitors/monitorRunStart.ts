@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { HttpError, emitEvent, type Db } from '@leadforge/kit';
 import { findSearch } from '../domain/searchRecord.ts';
-import { startSearch, type StartDeps } from '../domain/searchStart.ts';
+import { RunAlreadyStarted, startSearch, type StartDeps } from '../domain/searchStart.ts';
 import { afterCommit } from '../domain/searchFeed.ts';
 import type { CreditHolds } from '../domain/creditHolds.ts';
 import type { MonitorRow, MonitorRunRow } from './monitorRecord.ts';
@@ -61,6 +61,7 @@ export async function startMonitorRun(deps: RunStartDeps, monitor: MonitorRow, d
       const search = await startSearch(deps.startDeps, monitor.user_id, { industry: monitor.industry, location: monitor.location, quantity }, { monitorId: monitor.id, runId: run.id });
       return { kind: 'started', searchId: search.id, monitor: locked };
     } catch (err) {
+      if (err instanceof RunAlreadyStarted) return { kind: 'started', searchId: err.searchId, monitor: locked };
       if (!(err instanceof HttpError && err.statusCode === 402)) {
         // A run now that did not start (all the user's searches running, billing away) is no run: it would
         // show as running forever. A scheduled one keeps its row: the scheduler tries that due time again.
