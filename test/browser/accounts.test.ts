@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
-import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR, downloadedBytes } from '../support/browser.ts';
 import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 
 describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, reset, settings (needs Debian chromium at /usr/bin/chromium)', () => {
@@ -132,7 +131,7 @@ describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, r
     await page.goto(url('/settings'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download My Data' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^leadforge-data-\d{4}-\d{2}-\d{2}\.json$/);
-    const data = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
+    const data = JSON.parse((await downloadedBytes(download)).toString('utf8'));
     expect(data.account).toMatchObject({ email: 'mary@example.com', name: 'Mary W. Jackson' });
     expect(data.billing.purchases).toEqual([expect.objectContaining({ plan_id: 'starter', status: 'completed' })]);
     expect(data.leads.lead_searches).toEqual([]);

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LEADS_EXPORT_COLUMNS } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, downloadedBytes } from '../support/browser.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
@@ -106,8 +105,7 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
   it('exports the CSV the browser downloads: spec name, columns and the 20 leads', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV', exact: true }).click()]);
     expect(download.suggestedFilename()).toMatch(/^leadforge-dentists-london-\d{4}-\d{2}-\d{2}\.csv$/);
-    const file = await download.path();
-    const bytes = fs.readFileSync(file!);
+    const bytes = await downloadedBytes(download);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).trim().split('\r\n');
     expect(lines[0]).toBe(LEADS_EXPORT_COLUMNS.map(({ header }) => header).join(','));
@@ -121,7 +119,7 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBe(20);
     await screenshot(page, 'leads-dashboard-history');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV of Dentists in London' }).click()]);
-    expect(fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n')).toHaveLength(21);
+    expect((await downloadedBytes(download)).toString('utf8').trim().split('\r\n')).toHaveLength(21);
     await page.getByRole('link', { name: 'Open Dentists in London' }).click();
     await page.waitForURL(/\/searches\/[^/]+$/);
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBe(20);

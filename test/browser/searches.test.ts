@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { LEADS_EXPORT_COLUMNS } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { axeFindings } from '../support/accessibility.ts';
-import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, downloadedBytes } from '../support/browser.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
@@ -147,7 +146,7 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     expect(await axeFindings(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export 2 selected as CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^leadforge-florists-london-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv: Record<string, string>[] = parse(fs.readFileSync((await download.path())!), { bom: true, columns: true });
+    const csv: Record<string, string>[] = parse(await downloadedBytes(download), { bom: true, columns: true });
     expect(Object.keys(csv[0])).toEqual(LEADS_EXPORT_COLUMNS.map(({ header }) => header));
     expect(csv.map((row) => row.Company)).toEqual([companies[1], companies[4]]);
     expect(csv.every((row) => row.Country === 'GB')).toBe(true);

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, downloadedBytes } from '../support/browser.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 import { webhookSignature } from '../../services/leads/src/webhooks/webhookSignature.ts';
@@ -53,14 +52,14 @@ describe.skipIf(why.length > 0)(`exports menu and webhooks in the browser${why.l
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Excel', exact: true }).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^leadforge-dentists-london-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(fs.readFileSync((await xlsx.path())!) as unknown as ExcelJS.Buffer);
+    await workbook.xlsx.load(await downloadedBytes(xlsx) as unknown as ExcelJS.Buffer);
     const sheet = workbook.getWorksheet('Leads')!;
     expect(sheet.getRow(1).getCell(1).value).toBe('Name');
     expect(sheet.actualRowCount).toBe(4);
 
     const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON of Dentists in London' }).click()]);
     expect(json.suggestedFilename()).toMatch(/\.json$/);
-    const exported = JSON.parse(fs.readFileSync((await json.path())!, 'utf8'));
+    const exported = JSON.parse((await downloadedBytes(json)).toString('utf8'));
     expect(exported.search).toMatchObject({ industry: 'Dentists', location: 'London', leads_count: 3 });
     expect(exported.leads).toHaveLength(3);
   }, 120_000);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Page } from 'playwright-core';
 import { settlesWithin } from '@leadforge/kit/work/deadline.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,6 +31,16 @@ export async function launchBrowser(): Promise<Browser> {
     await server.kill();
   };
   return browser;
+}
+
+/**
+ * The bytes of a file the page downloaded. Saved through the connection: `download.path()` is not
+ * available on a browser reached through its server, as launchBrowser's is.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-download-')), download.suggestedFilename());
+  await download.saveAs(file);
+  return fs.readFileSync(file);
 }
 
 /** Saves a full-page screenshot under screenshots/ for a person to look at. */
