@@ -185,9 +185,8 @@ for (const kind of kinds) {
       const { user, orderId, execute } = await approvedGrowthOrder();
       paypal.captureUnheard(orderId);
       paypal.forgetRequestIds();
-      const captureCalls = paypal.count('capture');
       expect(await execute()).toMatchObject({ status: 200, body: { success: true, credits_added: 330 } });
-      expect(paypal.count('capture')).toBe(captureCalls);
+      expect(paypal.capturesOf(orderId)).toBe(0);
       expect(await b.balance(user.id)).toBe(340);
     });
 
@@ -222,9 +221,8 @@ for (const kind of kinds) {
     it('never captures an order that is not for our price', async () => {
       const { user, orderId, execute } = await approvedGrowthOrder();
       paypal.orders.get(orderId)!.request.purchase_units[0].amount.value = '1.00';
-      const captureCalls = paypal.count('capture');
       expect(await execute()).toMatchObject({ status: 422, body: { code: 'order_amount_mismatch' } });
-      expect(paypal.count('capture')).toBe(captureCalls);
+      expect(paypal.capturesOf(orderId)).toBe(0);
       expect(paypal.orders.get(orderId)!.status).toBe('APPROVED');
       expect(await b.balance(user.id)).toBe(10);
     });

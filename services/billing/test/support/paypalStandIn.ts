@@ -336,6 +336,8 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
       return { ...delivery, headers: { ...delivery.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } };
     },
     count: (op: Operation) => calls.filter((c) => c.op === op).length,
+    /** Capture calls answered for one order; an earlier test's delayed answer never counts here. */
+    capturesOf: (orderId: string) => calls.filter((c) => c.op === 'capture' && c.path === `/v2/checkout/orders/${orderId}/capture`).length,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
