@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { stopInOrder } from '../src/work/deadline.ts';
 import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
@@ -37,19 +38,23 @@ describe('stopInOrder', () => {
 });
 
 describe('a service stop', () => {
-  it('ends by its shutdown timeout with a request and background work that never end, closing that connection', async () => {
+  it('ends by its shutdown timeout with a request and background work that never end, naming the request and closing its connection', async () => {
     let received = false;
+    const errors: { step?: string; pending?: string[] }[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void errors.push(JSON.parse(line)) });
     const svc = await startServiceForTest({
       name: 'contact',
       routes: async (app) => {
         app.get('/stuck', async () => { received = true; return never(); });
       },
       start: async () => never,
-    }, { kind: 'pglite', env: { SHUTDOWN_TIMEOUT_SECONDS: '1' } });
-    const stuck = fetch(`${svc.url}/stuck`).then(() => 'answered', () => 'connection closed');
+    }, { kind: 'pglite', env: { SHUTDOWN_TIMEOUT_SECONDS: '1' }, logger });
+    const stuck = fetch(`${svc.url}/stuck?token=secret`).then(() => 'answered', () => 'connection closed');
     await waitFor(async () => received, { until: Boolean, what: 'the request to reach its handler' });
     // The test's own timeout is the bound: an unbounded stop waits for the request forever.
     await svc.stop();
     expect(await stuck).toBe('connection closed');
+    const overrun = errors.find((e) => e.step === 'in-flight requests');
+    expect(overrun?.pending).toEqual([expect.stringMatching(/^GET \/stuck for \d+ ms$/)]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.ts';
-import { startService, type RunningService, type ServiceDefinition } from '../service.ts';
+import { startService, type RunningService, type ServiceDefinition, type StartOptions } from '../service.ts';
 import { createFreshPostgres } from './testDatabase.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -8,7 +8,7 @@ export type TestDatabaseKind = 'pglite' | 'postgres';
  * Starts one service for a test on a free loopback port with its own fresh database: in-memory
  * PGlite, or a new database on the test Postgres server.
  */
-export async function startServiceForTest(def: ServiceDefinition, options: { kind: TestDatabaseKind; env?: NodeJS.ProcessEnv; bus?: Bus }): Promise<RunningService> {
+export async function startServiceForTest(def: ServiceDefinition, options: { kind: TestDatabaseKind; env?: NodeJS.ProcessEnv; bus?: Bus; logger?: StartOptions['logger'] }): Promise<RunningService> {
   const fresh = options.kind === 'postgres' ? await createFreshPostgres(def.name) : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -18,7 +18,7 @@ export async function startServiceForTest(def: ServiceDefinition, options: { kin
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   };
-  const running = await startService(def, { env, bus: options.bus, port: 0 });
+  const running = await startService(def, { env, bus: options.bus, logger: options.logger, port: 0 });
   return {
     ...running,
     async stop() {

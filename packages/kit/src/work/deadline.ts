@@ -19,6 +19,8 @@ export interface StopStep {
   stop: () => Promise<unknown> | void;
   /** What to do when it overruns (close connections still open, say); the step is then left to end on its own. */
   force?: () => void;
+  /** What the step is still waiting for, logged when it overruns (the requests still open, say). */
+  pending?: () => unknown;
 }
 
 /** Once the deadline has passed, each remaining step still gets this long. */
@@ -40,7 +42,7 @@ export async function stopInOrder(steps: StopStep[], options: { ms: number; log:
       await running.catch((error: unknown) => { failure ??= { error }; });
       continue;
     }
-    options.log.error({ step: step.name, waitedMs: allowedMs }, `stopping ${options.what}: ${step.name} still under way at the shutdown deadline; going on without it`);
+    options.log.error({ step: step.name, waitedMs: allowedMs, ...(step.pending ? { pending: step.pending() } : {}) }, `stopping ${options.what}: ${step.name} still under way at the shutdown deadline; going on without it`);
     step.force?.();
   }
   if (failure) throw failure.error;
