@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, shutdownTimeoutMsOf, stopInOrder } from '@leadforge/kit';
+import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, serverStopStep, shutdownTimeoutMsOf, stopInOrder } from '@leadforge/kit';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
@@ -50,6 +50,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     routerOptions: { maxParamLength: 8192 },
     ...detailedFrameworkErrors,
   }) as unknown as FastifyInstance;
+  const serverStop = serverStopStep(app);
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
 
@@ -137,7 +138,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     app,
     url: `http://localhost:${port}`,
     // A stream still open at the deadline (a live search feed) is cut; its client reconnects elsewhere.
-    close: () => stopInOrder([{ name: 'in-flight requests', stop: () => app.close(), force: () => app.server.closeAllConnections() }], { ms: shutdownTimeoutMs, log, what: 'the gateway' }),
+    close: () => stopInOrder([serverStop], { ms: shutdownTimeoutMs, log, what: 'the gateway' }),
   };
 }
 

@@ -24,6 +24,7 @@ export * from './http/hostileInput.ts';
 export * from './http/clientAddress.ts';
 export * from './http/schemaValidation.ts';
 export * from './http/rateLimits.ts';
+export * from './http/serverStop.ts';
 export * from './perService.ts';
 export * from './accounts/erasedAccounts.ts';
 export { activeTraceparent, inTraceOf } from './tracing.ts';

@@ -21,6 +21,7 @@ import { registerHostileInputChecks } from './http/hostileInput.ts';
 import { registerClientAddress, trustedProxies } from './http/clientAddress.ts';
 import { schemaValidatorCompiler } from './http/schemaValidation.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { serverStopStep } from './http/serverStop.ts';
 import { postgresAnswers, registerHealth } from './http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from './http/authentication.ts';
 import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from './http/apiKeyAuthentication.ts';
@@ -143,12 +144,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     ...detailedFrameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  // The requests under way, so a stop that overruns can name what it still waits for.
-  const inFlight = new Map<string, { method: string; url: string; since: number }>();
-  app.addHook('onRequest', async (request, reply) => {
-    inFlight.set(request.id, { method: request.method, url: request.url, since: Date.now() });
-    reply.raw.once('close', () => inFlight.delete(request.id));
-  });
+  const serverStop = serverStopStep(app);
   registerClientAddress(app, config.internalToken);
   app.setValidatorCompiler(schemaValidatorCompiler());
   registerErrorHandling(app);
@@ -198,12 +194,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       shuttingDown = true;
       await stopInOrder([
         // In-flight requests finish first; at the deadline the connections still open are closed.
-        {
-          name: 'in-flight requests',
-          stop: () => app.close(),
-          force: () => app.server.closeAllConnections(),
-          pending: () => [...inFlight.values()].slice(0, 10).map((r) => `${r.method} ${r.url.split('?')[0]} for ${Date.now() - r.since} ms`),
-        },
+        serverStop,
         { name: 'background work', stop: () => stopWork?.() },
         { name: 'the outbox relay', stop: () => relay.stop() },
         { name: 'the bus', stop: () => (options.bus ? undefined : bus.close()) },

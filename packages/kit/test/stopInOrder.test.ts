@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { once } from 'node:events';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { stopInOrder } from '../src/work/deadline.ts';
@@ -56,5 +58,26 @@ describe('a service stop', () => {
     expect(await stuck).toBe('connection closed');
     const overrun = errors.find((e) => e.step === 'in-flight requests');
     expect(overrun?.pending).toEqual([expect.stringMatching(/^GET \/stuck for \d+ ms$/)]);
+  });
+
+  it('closes at once a connection with no request under way: one that sent nothing yet, one that sent half its headers', async () => {
+    const errors: unknown[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void errors.push(JSON.parse(line)) });
+    const svc = await startServiceForTest({ name: 'contact', routes: async () => {} }, { kind: 'pglite', env: { SHUTDOWN_TIMEOUT_SECONDS: '5' }, logger });
+    const { hostname, port } = new URL(svc.url);
+    const connect = async () => {
+      const socket = net.connect(Number(port), hostname);
+      await once(socket, 'connect');
+      // The server resets these connections; the reset is what this test expects.
+      socket.on('error', () => {});
+      return { socket, closed: new Promise((resolve) => socket.once('close', resolve)) };
+    };
+    const silent = await connect();
+    const halfway = await connect();
+    halfway.socket.write('GET /healthz HTTP/1.1\r\nHost: leadforge\r\n');
+    // Before, the stop waited for both until its deadline and logged the in-flight step as overrunning.
+    await svc.stop();
+    await Promise.all([silent.closed, halfway.closed]);
+    expect(errors).toEqual([]);
   });
 });
