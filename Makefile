@@ -27,13 +27,14 @@ VALUES ?= charts/leadforge/values-dev.yaml
 .PHONY: images service-images offline-node-image kind-up skaffold-dev deploy
 
 # Every image: one per service, the gateway (Envoy) and the web app; context = the repository root.
-# CONTAINER=podman builds with podman (docker format, so HEALTHCHECK is kept); NODE_IMAGE and NGINX_IMAGE
-# replace the pinned bases, e.g. with the offline stand-ins where no registry is reachable (`npm run
+# CONTAINER=podman builds with podman (docker format, so HEALTHCHECK is kept); NODE_IMAGE, RUNTIME_IMAGE
+# and NGINX_IMAGE replace the pinned bases, e.g. with the offline stand-ins where no registry is reachable (`npm run
 # images` builds those and every image but the gateway's; docs/cluster.md, "Images").
 CONTAINER ?= docker
 NODE_IMAGE ?=
+RUNTIME_IMAGE ?=
 NGINX_IMAGE ?=
-BUILD_ARGS := $(if $(filter podman,$(CONTAINER)),--format docker) $(if $(NODE_IMAGE),--build-arg NODE_IMAGE=$(NODE_IMAGE)) $(if $(NGINX_IMAGE),--build-arg NGINX_IMAGE=$(NGINX_IMAGE))
+BUILD_ARGS := $(if $(filter podman,$(CONTAINER)),--format docker) $(if $(NODE_IMAGE),--build-arg NODE_IMAGE=$(NODE_IMAGE)) $(if $(RUNTIME_IMAGE),--build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE)) $(if $(NGINX_IMAGE),--build-arg NGINX_IMAGE=$(NGINX_IMAGE))
 images: service-images
 	$(CONTAINER) build $(BUILD_ARGS) -f gateway/Dockerfile -t $(IMAGE_PREFIX)gateway:$(IMAGE_TAG) .
 	$(CONTAINER) build $(BUILD_ARGS) -f web/Dockerfile -t $(IMAGE_PREFIX)web:$(IMAGE_TAG) .

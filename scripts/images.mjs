@@ -2,9 +2,9 @@
 // (deploy/docker/service.Dockerfile, web/Dockerfile), tagged ${IMAGE_PREFIX}<name>:${IMAGE_TAG} as the
 // Makefile tags them, then each image's size and build time. The engine is IMAGE_ENGINE, else podman
 // when installed, else docker; podman runs with deploy/docker/containers.conf unless CONTAINERS_CONF
-// names another. Without NODE_IMAGE (and NGINX_IMAGE) the pinned registry bases are replaced by the
-// offline stand-ins, built first when missing: deploy/docker/offlineNodeImage.sh (root, debootstrap)
-// and deploy/docker/offlineNginx.Dockerfile. The gateway image (Envoy's base) is `make images`' alone.
+// names another. Without NODE_IMAGE (RUNTIME_IMAGE, NGINX_IMAGE) the pinned registry bases are replaced
+// by the offline stand-ins, built first when missing: deploy/docker/offlineNodeImage.sh (root,
+// debootstrap), deploy/docker/offlineNodeRuntime.Dockerfile and deploy/docker/offlineNginx.Dockerfile. The gateway image (Envoy's base) is `make images`' alone.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +48,11 @@ if (!nodeImage) {
     built.push({ image: nodeImage, seconds: (Date.now() - t) / 1000 });
   }
 }
+let runtimeImage = env.RUNTIME_IMAGE;
+if (!runtimeImage) {
+  runtimeImage = `localhost/offline/nodejs20-distroless:${nodeVersion}`;
+  if (!exists(runtimeImage)) build(runtimeImage, 'deploy/docker/offlineNodeRuntime.Dockerfile', { NODE_IMAGE: nodeImage });
+}
 let nginxImage = env.NGINX_IMAGE;
 if (!nginxImage) {
   nginxImage = 'localhost/offline/nginx-unprivileged:bookworm';
@@ -55,7 +60,7 @@ if (!nginxImage) {
 }
 
 const services = fs.readdirSync(path.join(root, 'services')).filter((name) => fs.existsSync(path.join(root, 'services', name, 'src/index.ts'))).sort();
-for (const service of services) build(`${prefix}${service}:${tag}`, 'deploy/docker/service.Dockerfile', { NODE_IMAGE: nodeImage, SERVICE: service });
+for (const service of services) build(`${prefix}${service}:${tag}`, 'deploy/docker/service.Dockerfile', { NODE_IMAGE: nodeImage, RUNTIME_IMAGE: runtimeImage, SERVICE: service });
 build(`${prefix}web:${tag}`, 'web/Dockerfile', { NODE_IMAGE: nodeImage, NGINX_IMAGE: nginxImage });
 
 console.log(`\n  ${'image'.padEnd(48)} ${'size'.padStart(8)} ${'build'.padStart(8)}`);

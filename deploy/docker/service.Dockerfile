@@ -3,8 +3,12 @@
 # along:  docker build -f deploy/docker/service.Dockerfile --build-arg SERVICE=auth -t leadforge/auth .
 # The services run compiled to JavaScript (scripts/buildServices.mjs: tsc emits each workspace's dist/,
 # chosen by the leadforge-dist export condition), no loader; TypeScript lives only in the build stage,
-# the service's node_modules hold production packages only.
+# the service's node_modules hold production packages only. What runs is a distroless Node base: Node
+# and the libraries it links, no shell, no package manager, no npm (RUNTIME_IMAGE; offline stand-in
+# deploy/docker/offlineNodeRuntime.Dockerfile). The embedded database (PGlite) of `npm start` never runs
+# in an image (production refuses to start without DATABASE_URL), so it is left out.
 ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+ARG RUNTIME_IMAGE=gcr.io/distroless/nodejs20-debian12:nonroot
 
 # The sources without tests, and the package manifests alone, so the dependency layer is rebuilt
 # only when a manifest changes.
@@ -20,9 +24,13 @@ FROM ${NODE_IMAGE} AS prod-deps
 ARG SERVICE
 WORKDIR /app
 COPY --from=source /manifests/ ./
-RUN test -n "${SERVICE}" || (echo 'build with --build-arg SERVICE=<name>' >&2; exit 1) \
- && npm ci --omit=dev --workspace "@leadforge/${SERVICE}" --no-audit --no-fund \
- && npm cache clean --force
+# npm's download cache is shared by every service's build (a cache mount, never part of a layer), so
+# the registry is read once per package, not once per image.
+RUN --mount=type=cache,target=/root/.npm,sharing=locked \
+    test -n "${SERVICE}" || (echo 'build with --build-arg SERVICE=<name>' >&2; exit 1) \
+ && npm ci --omit=dev --workspace "@leadforge/${SERVICE}" --no-audit --no-fund --prefer-offline
+# Only what ships is copied from this stage, so removing here keeps the install's layer reusable.
+RUN rm -rf node_modules/@electric-sql node_modules/knex-pglite
 
 # Emits JavaScript only (noCheck: the types are checked by `npm run typecheck`, not here).
 FROM ${NODE_IMAGE} AS build
@@ -35,7 +43,7 @@ RUN mkdir /opt/tsc \
  && ln -s /opt/tsc/node_modules node_modules \
  && node scripts/buildServices.mjs
 
-FROM ${NODE_IMAGE}
+FROM ${RUNTIME_IMAGE}
 ARG SERVICE
 ENV NODE_ENV=production \
     LEADFORGE_SERVICE=${SERVICE} \
@@ -50,5 +58,5 @@ COPY --from=build /src/packages/service-runner/dist/ packages/service-runner/dis
 USER 1000:1000
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "--conditions=leadforge-dist", "--enable-source-maps", "packages/service-runner/dist/runService.js"]
+  CMD ["/nodejs/bin/node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/nodejs/bin/node", "--conditions=leadforge-dist", "--enable-source-maps", "packages/service-runner/dist/runService.js"]
