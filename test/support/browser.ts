@@ -38,9 +38,14 @@ export async function launchBrowser(): Promise<Browser> {
  * available on a browser reached through its server, as launchBrowser's is.
  */
 export async function downloadedBytes(download: Download): Promise<Buffer> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-download-')), download.suggestedFilename());
-  await download.saveAs(file);
-  return fs.readFileSync(file);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-download-'));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return fs.readFileSync(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Saves a full-page screenshot under screenshots/ for a person to look at. */

@@ -4,6 +4,7 @@ import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.t
 import { v7 as uuidv7 } from 'uuid';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
 import { buildRuntime } from '../src/leadsRuntime.ts';
+import { startMonitorRun } from '../src/monitors/monitorRunStart.ts';
 import { engineLead } from './support/engineStandIn.ts';
 import { INTERNAL_TOKEN, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
 
@@ -328,7 +329,6 @@ for (const kind of kinds) {
       await makeDue(monitor.id, due);
       const rt = buildRuntime(t.svc.ctx);
       // The replica that claimed it started the run and died before recording it: the row still says due.
-      const { startMonitorRun } = await import('../src/monitors/monitorRunStart.ts');
       const row = await db()('monitors').where({ id: monitor.id }).first();
       const started = await startMonitorRun(rt.monitorRuns, row, due, 'schedule');
       expect(started.kind).toBe('started');
@@ -344,7 +344,6 @@ for (const kind of kinds) {
       const user = newUser(100);
       const monitor = await create(user.token, { max_leads_per_run: 3 });
       const rt = buildRuntime(t.svc.ctx);
-      const { startMonitorRun } = await import('../src/monitors/monitorRunStart.ts');
       const row = await db()('monitors').where({ id: monitor.id }).first();
       const now = new Date();
       const [a, b] = await Promise.all([startMonitorRun(rt.monitorRuns, row, now, 'manual'), startMonitorRun(rt.monitorRuns, row, now, 'manual')]);
