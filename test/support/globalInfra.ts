@@ -40,6 +40,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   fs.chmodSync(scratch, 0o1777);
   process.env.TMPDIR = scratch;
   process.env.LEADFORGE_TEST_SCRATCH = scratch;
+  // Every test process starts its embedded databases from one initdb, not one each (packages/kit/src/db/embeddedEngine.ts).
+  process.env.LEADFORGE_CLUSTER_ARCHIVE_FOLDER = scratch;
   const servers: Array<{ pid: number; stop(): Promise<void> }> = [];
   // Vitest exits on Ctrl-C without tearing down: throwaway servers then go at once, with their folder.
   const onExit = () => {

@@ -29,18 +29,45 @@ const INIT_CLUSTER_WORKER = new URL('./initCluster.worker.mjs', import.meta.url)
 let template: Promise<Uint8Array<ArrayBuffer>> | undefined;
 
 /**
- * One freshly initialised cluster per process, as a gzipped tar archive (~4.5 MB) kept in memory:
- * initdb is the costly part of a new embedded database (seconds, and hundreds of MB a thread keeps
- * after it), so it runs once, in a worker thread whose memory goes when it ends, and every new
- * database (a new service folder, or an in-memory one in tests) starts from the archive.
+ * A folder where processes share the archive (test/support/globalInfra.ts sets it for a test run): every
+ * test file runs in a process of its own, and initdb in each (6-10 s of CPU here) was a good part of
+ * `npm test`. Within one run the engine and its start parameters cannot change, so one file serves all.
  */
-function clusterArchive(): Promise<Uint8Array<ArrayBuffer>> {
-  template ??= new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+const SHARED_ARCHIVE_FOLDER = process.env.LEADFORGE_CLUSTER_ARCHIVE_FOLDER;
+
+/** Runs initdb in a worker thread, whose memory goes when it ends. */
+function initCluster(): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
     const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { startParams: EMBEDDED_START_PARAMS } });
     worker.once('message', (archive: Uint8Array<ArrayBuffer>) => resolve(archive));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`embedded database initialisation failed (exit ${code})`)));
   });
+}
+
+/** The shared folder's archive, made and written (renamed into place, so never read half-written) by whichever process needs it first. */
+async function sharedArchive(folder: string): Promise<Uint8Array<ArrayBuffer>> {
+  const file = path.join(folder, 'embedded-cluster.tar.gz');
+  try {
+    return new Uint8Array(fs.readFileSync(file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const archive = await initCluster();
+  const partial = `${file}.partial-${process.pid}`;
+  fs.writeFileSync(partial, archive);
+  fs.renameSync(partial, file);
+  return archive;
+}
+
+/**
+ * One freshly initialised cluster per process, as a gzipped tar archive (~4.5 MB) kept in memory:
+ * initdb is the costly part of a new embedded database (seconds, and hundreds of MB a thread keeps
+ * after it), so it runs once, and every new database (a new service folder, or an in-memory one in
+ * tests) starts from the archive.
+ */
+function clusterArchive(): Promise<Uint8Array<ArrayBuffer>> {
+  template ??= SHARED_ARCHIVE_FOLDER ? sharedArchive(SHARED_ARCHIVE_FOLDER) : initCluster();
   return template;
 }
 
