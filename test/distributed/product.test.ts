@@ -5,6 +5,10 @@
  * are the fixture web (websites reached through its forward proxy, as through Decodo's; their
  * *.fixture.test names resolve through a preloaded test hook, as a DNS record would), PayPal is the
  * local stand-in.
+ *
+ * The same stack, started once (a minute of both cores), is then watched by Prometheus
+ * (prometheusWatching.ts), has its processes killed one by one (supervisedCrashes.ts), and is stopped
+ * with Ctrl-C and started again on its data.
  */
 import fs from 'node:fs';
 import pg from 'pg';
@@ -14,9 +18,12 @@ import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fi
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
+import { fixtureWebEnv, SHORT_KAFKA_SESSIONS, startDistributedStack, stoppedLines, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { startOtlpCollector, type OtlpCollector } from '../support/otlpCollector.ts';
 import { fuzzRoutes } from '../support/fuzz.ts';
+import { processAlive } from '../support/productProcess.ts';
+import { describePrometheusWatching } from './prometheusWatching.ts';
+import { describeSupervision } from './supervisedCrashes.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -78,6 +85,11 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
       SCRAPER_LEAD_BATCH_MS: '100',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      // For Prometheus watching it (prometheusWatching.ts): 1 s scrapes, alert durations divided by 60.
+      PROMETHEUS_INTERVAL: '1s',
+      PROMETHEUS_RULE_TIME_SCALE: '60',
+      // For the crashes (supervisedCrashes.ts): a killed consumer's partitions go to its successor after 6 s, not 30.
+      ...SHORT_KAFKA_SESSIONS,
     };
     stack = await startDistributedStack({ env });
     api = apiClient(stack.url);
@@ -261,13 +273,24 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     expect((await api('GET', '/api/auth/me', undefined, fuzzer.auth)).status).toBe(200);
   }, 600_000);
 
+  // Before the crashes and the restart below: its alert test freezes the broker and waits until everything has drained.
+  describePrometheusWatching(() => ({ stack, paypal }));
+  describeSupervision(() => ({ stack }));
+
   it('Ctrl-C stops every process and exits 0; a second start on the same data keeps accounts, purchases and sessions', async () => {
     const keeper = await register('Keeper');
     await until(() => balance(keeper.auth), (b) => b === 10);
     expect((await buy(keeper.auth, 'starter')).body).toMatchObject({ success: true });
-    const pids = stack.topology().components.map((c) => c.pid);
+    const components = stack.topology().components;
     expect(await stack.stop()).toBe(0);
-    for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')).toBe(false);
+    // Every component, restarted ones included (supervisedCrashes.ts), stopped in reverse order of start.
+    const stopped = stoppedLines(stack.output());
+    expect(new Set(stopped.map((c) => c.name))).toEqual(new Set(components.map((c) => c.name)));
+    const position = (name: string) => stopped.findIndex((c) => c.name === name);
+    // Stages: envoy, web, the services but auth, auth, kafka, redis, postgres.
+    const order = ['envoy', 'web', 'billing', 'auth', 'kafka', 'redis', 'postgres'];
+    for (let i = 1; i < order.length; i++) expect(position(order[i - 1])).toBeLessThan(position(order[i]));
+    for (const c of components) expect({ name: c.name, alive: processAlive(c.pid) }).toEqual({ name: c.name, alive: false });
 
     stack = await startDistributedStack({ dataDir: stack.dataDir, env });
     api = apiClient(stack.url);

@@ -5,7 +5,7 @@
  * - the broker frozen (SIGSTOP) for 20 s in the middle of purchases and a running search;
  * - PostgreSQL stopped while events flow to the services, and started again by the launcher;
  * - the scraper replica running a 200-lead search killed (SIGKILL), another taking it over.
- * A process that dies is restarted by the launcher (test/distributed/supervision.test.ts); the tests
+ * A process that dies is restarted by the launcher (test/distributed/supervisedCrashes.ts); the tests
  * wait for that through topology.json.
  * The handler-level faults (slow handler, failing handler, rolling upgrade) are the kit's own tests
  * against a bare broker (packages/kit/test).

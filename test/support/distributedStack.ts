@@ -40,6 +40,11 @@ export interface DistributedStackProcess extends ProductProcess {
  */
 export const SHORT_KAFKA_SESSIONS = { KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '1000' };
 
+/** `✓ <name> ... pid <pid>` lines: what the launcher started, in order. */
+export const startedLines = (output: string) => [...output.matchAll(/✓ (\S+)\s+.*?pid (\d+)/g)].map((m) => ({ name: m[1], pid: Number(m[2]) }));
+/** `■ stopped <name> (pid <pid>)` lines: what it stopped, in order. */
+export const stoppedLines = (output: string) => [...output.matchAll(/■ stopped (\S+) \(pid (\d+)\)/g)].map((m) => ({ name: m[1], pid: Number(m[2]) }));
+
 /** Starts the product exactly as `npm run start:distributed` does, on a free port with its own data folder. */
 export async function startDistributedStack(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<DistributedStackProcess> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lf-dist-'));
