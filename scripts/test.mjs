@@ -10,7 +10,7 @@ import { typecheck } from './typecheck.mjs';
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1;
 
-if (!typecheck()) process.exit(1);
+if (!(await typecheck())) process.exit(1);
 if (!(await lint())) process.exit(1);
 
 if (run('npm', ['run', 'build', '--workspace', '@leadforge/web']) !== 0) process.exit(1);
