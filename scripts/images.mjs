@@ -15,6 +15,8 @@ const env = { ...process.env };
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const engine = env.IMAGE_ENGINE || (has('podman') ? 'podman' : 'docker');
 if (engine === 'podman') env.CONTAINERS_CONF ||= path.join(root, 'deploy/docker/containers.conf');
+// The offline base's script (deploy/docker/offlineNodeImage.sh) imports its root filesystem with the same engine.
+env.CONTAINER = engine;
 const prefix = env.IMAGE_PREFIX ?? 'leadforge/';
 const tag = env.IMAGE_TAG ?? 'dev';
 const nodeVersion = process.versions.node;
