@@ -18,9 +18,6 @@ const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
-const until = <T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> =>
-  waitFor(read, { until: done, timeoutMs, intervalMs: 200 });
-
 describe.skipIf(Boolean(missing))(`a signal during start:distributed's start${skipReason}`, () => {
   it('stops what was started, in reverse order, before the launcher exits', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-dist-signal-'));
@@ -33,7 +30,7 @@ describe.skipIf(Boolean(missing))(`a signal during start:distributed's start${sk
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       // Interrupted once PostgreSQL, Redis and Kafka run and while the services start.
-      await until(() => output, (text) => /✓ auth /.test(text) || child.exitCode !== null, 400_000);
+      await waitFor(() => output, { until: (text) => /✓ auth /.test(text) || child.exitCode !== null, timeoutMs: 400_000, intervalMs: 200, what: 'auth started' });
       expect(output).toMatch(/✓ auth /);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
