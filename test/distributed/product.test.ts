@@ -9,11 +9,17 @@
  * The same stack, started once (a minute of both cores), is then watched by Prometheus
  * (prometheusWatching.ts), has its processes killed one by one (supervisedCrashes.ts), and is stopped
  * with Ctrl-C and started again on its data.
+ *
+ * With LEADFORGE_RUNTIME=containers (CI sets it, after `npm run images`) every service, scraper
+ * replica, migration and the web server runs from its built image, as the launcher then runs them:
+ * the whole file proves the images, not only the sources. supervision.test.ts keeps the process runtime.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
+import { containerEngine, imageOf } from '../../stack/src/infrastructure/containers.ts';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
@@ -28,6 +34,8 @@ import { describeSupervision } from './supervisedCrashes.ts';
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
 const ADMIN = 'dist-admin@example.com';
+const runtime = process.env.LEADFORGE_RUNTIME === 'containers' ? 'containers' : 'processes';
+const SERVICE_INSTANCES = ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin'];
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +50,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 /** /proc/<pid>/comm: the name of the program a pid runs. */
 const programOf = (pid: number) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
 
-describe.skipIf(Boolean(missing))(`the product in its production shape, through Envoy${skipReason}`, () => {
+describe.skipIf(Boolean(missing))(`the product in its production shape (services as ${runtime}), through Envoy${skipReason}`, () => {
   let web: FixtureWeb;
   let paypal: PaypalStandIn;
   let collector: OtlpCollector;
@@ -91,7 +99,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
       // For the crashes (supervisedCrashes.ts): a killed consumer's partitions go to its successor after 6 s, not 30.
       ...SHORT_KAFKA_SESSIONS,
     };
-    stack = await startDistributedStack({ env });
+    stack = await startDistributedStack({ env, runtime });
     api = apiClient(stack.url);
     const admin = await api('POST', '/api/auth/register', { name: 'Dist Admin', email: ADMIN, password: 'secret123' });
     expect(admin.body.user.role).toBe('admin');
@@ -113,10 +121,23 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     expect(programOf(stack.component('envoy').pid)).toBe('envoy');
     expect(programOf(stack.component('auth').pid)).toBe('node');
     expect(stack.component('kafka').bootstrap).toMatch(/^127\.0\.0\.1:\d+$/);
+    if (runtime === 'containers') {
+      // Each from its own image, as the image's user; the pid listed is the container's process.
+      const engine = containerEngine(process.env);
+      for (const name of [...SERVICE_INSTANCES, 'web']) {
+        const { container, image, pid } = stack.component(name);
+        expect({ name, image }).toEqual({ name, image: imageOf(process.env, name.replace(/-\d+$/, '')) });
+        const inspected = execFileSync(engine.command, ['inspect', '--format', '{{.State.Pid}} {{.Config.User}}', container!], { env: engine.env, encoding: 'utf8' }).trim();
+        expect({ name, inspected }).toEqual({ name, inspected: `${pid} ${name === 'web' ? '101:101' : '1000:1000'}` });
+      }
+      expect(programOf(stack.component('web').pid)).toBe('nginx');
+    } else {
+      for (const name of SERVICE_INSTANCES) expect(stack.component(name).container).toBeUndefined();
+    }
   });
 
   it('every service process answers /metrics on its own port, and Envoy keeps /metrics and /internal closed', async () => {
-    for (const name of ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin']) {
+    for (const name of SERVICE_INSTANCES) {
       const res = await fetch(`${stack.component(name).url}/metrics`);
       expect({ name, status: res.status }).toEqual({ name, status: 200 });
       expect(await res.text()).toContain('process_cpu_seconds_total');
@@ -291,8 +312,14 @@ describe.skipIf(Boolean(missing))(`the product in its production shape, through 
     const order = ['envoy', 'web', 'billing', 'auth', 'kafka', 'redis', 'postgres'];
     for (let i = 1; i < order.length; i++) expect(position(order[i - 1])).toBeLessThan(position(order[i]));
     for (const c of components) expect({ name: c.name, alive: processAlive(c.pid) }).toEqual({ name: c.name, alive: false });
+    if (runtime === 'containers') {
+      // No container is left behind, running or stopped.
+      const engine = containerEngine(process.env);
+      const left = execFileSync(engine.command, ['ps', '--all', '--format', '{{.Names}}'], { env: engine.env, encoding: 'utf8' }).split('\n');
+      for (const c of components.filter((c) => c.container)) expect(left).not.toContain(c.container);
+    }
 
-    stack = await startDistributedStack({ dataDir: stack.dataDir, env });
+    stack = await startDistributedStack({ dataDir: stack.dataDir, env, runtime });
     api = apiClient(stack.url);
     // The token issued before the restart still works: the signing key was kept.
     expect(await balance(keeper.auth)).toBe(110);

@@ -22,7 +22,8 @@ describe.skipIf(Boolean(missing))(`a signal during start:distributed's start${sk
   it('stops what was started, in reverse order, before the launcher exits', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-dist-signal-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = isolatedEnv(await freePort(), dataDir, 'info', { SCRAPER_REPLICAS: '1' });
+    // The process runtime, whatever the run's LEADFORGE_RUNTIME: product.test.ts proves the containers one.
+    const env = isolatedEnv(await freePort(), dataDir, 'info', { SCRAPER_REPLICAS: '1', LEADFORGE_RUNTIME: 'processes' });
     const child = spawn(process.execPath, ['scripts/start-distributed.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });

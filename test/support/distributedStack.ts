@@ -15,6 +15,9 @@ export interface TopologyEntry {
   restarts: number;
   /** How its last process ended, e.g. `killed by SIGKILL`. */
   last_exit?: string;
+  /** With LEADFORGE_RUNTIME=containers, for the services and the web server. */
+  container?: string;
+  image?: string;
 }
 
 export interface Topology {
@@ -46,12 +49,18 @@ export const startedLines = (output: string) => [...output.matchAll(/✓ (\S+)\s
 export const stoppedLines = (output: string) => [...output.matchAll(/■ stopped (\S+) \(pid (\d+)\)/g)].map((m) => ({ name: m[1], pid: Number(m[2]) }));
 
 /** Starts the product exactly as `npm run start:distributed` does, on a free port with its own data folder. */
-export async function startDistributedStack(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<DistributedStackProcess> {
+export async function startDistributedStack(options: {
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** LEADFORGE_RUNTIME: `processes` unless a test asks for the images, whatever the run's environment says. */
+  runtime?: 'processes' | 'containers';
+} = {}): Promise<DistributedStackProcess> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lf-dist-'));
   // PostgreSQL runs as the postgres user when we are root: it must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
-  const env = isolatedEnv(port, dataDir, 'info', options.env);
+  const env = isolatedEnv(port, dataDir, 'info', { ...options.env, LEADFORGE_RUNTIME: options.runtime ?? 'processes' });
   const product = await startProductProcess('scripts/start-distributed.mjs', env, /Leadforge \(distributed\) is running at (http:\/\/\S+)/, options.timeoutMs ?? 600_000);
   const topology = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'topology.json'), 'utf8'));
   return {

@@ -8,13 +8,19 @@ const started = Date.now();
 const env = process.env;
 const port = readInt(env, 'PORT', 8080, 1, 65535);
 const dataDir = path.resolve(env.DATA_DIR || './.data');
-console.log(`\n  Starting Leadforge as in production (data: ${dataDir})`);
+const runtime = env.LEADFORGE_RUNTIME || 'processes';
+if (runtime !== 'processes' && runtime !== 'containers') {
+  console.error(`\n  LEADFORGE_RUNTIME must be processes (each service a Node process, the default) or containers (each from its image), not ${JSON.stringify(runtime)}\n`);
+  process.exit(1);
+}
+console.log(`\n  Starting Leadforge as in production (data: ${dataDir}; services as ${runtime === 'containers' ? 'containers of the built images' : 'processes'})`);
 
 // A signal while starting aborts the start, which stops what it had started, in reverse order, before
 // the launcher exits; after the start, it stops everything the same way.
 const aborted = new AbortController();
 const starting = startDistributed({
   dataDir,
+  runtime,
   port,
   scraperReplicas: readInt(env, 'SCRAPER_REPLICAS', 2, 1, 16),
   webDist: env.WEB_DIST ?? DEFAULT_WEB_DIST,

@@ -6,20 +6,27 @@ import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
 import { readInt, readKafkaConfig } from '@leadforge/kit';
 import { freePort, reservePort } from '../freePort.ts';
+import { containerEngine, imageOf, requireImages } from '../infrastructure/containers.ts';
 import { ensureEnvoy, startEnvoy } from '../infrastructure/envoyProxy.ts';
 import { ensureKafka, startKafka } from '../infrastructure/kafkaBroker.ts';
 import { startPostgres } from '../infrastructure/postgresServer.ts';
 import { startPrometheus } from '../infrastructure/prometheusServer.ts';
 import { startRedis } from '../infrastructure/redisServer.ts';
-import { startWebServer } from '../infrastructure/webServer.ts';
+import { startWebContainer, startWebServer } from '../infrastructure/webServer.ts';
 import { canFetchKafka, canInstallEnvoy, missingPrerequisites } from './prerequisites.ts';
 import { loadSecrets } from './secrets.ts';
-import { migrateService, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
+import { containerRuntime, migrateService, processRuntime, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
 import { componentReport, launcherStatus, startLauncherHealth, supervise, type Component, type StartedProcess } from './supervision.ts';
 import { createTopics } from './topics.ts';
 
 export interface DistributedOptions {
   dataDir: string;
+  /**
+   * `processes`: each service a process of the compiled JavaScript, the SPA served by this machine's
+   * nginx; `containers`: every service, replica, migration and the web server from its built image
+   * (`npm run images`). LEADFORGE_RUNTIME; `processes` by default.
+   */
+  runtime?: 'processes' | 'containers';
   /** Envoy's public port. */
   port: number;
   scraperReplicas: number;
@@ -82,6 +89,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   await Promise.all([canFetchKafka() && ensureKafka({ log: progress }), canInstallEnvoy() && ensureEnvoy({ log: progress })]);
   const missing = missingPrerequisites();
   if (missing) throw missing;
+  const engine = options.runtime === 'containers' ? containerEngine(options.env) : undefined;
+  if (engine) requireImages(engine, [...SERVICES, 'web'].map((name) => imageOf(options.env, name)));
 
   if (!(await portIsFree(options.port))) {
     throw new Error(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=8081 npm run start:distributed`);
@@ -89,7 +98,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   // Envoy listens on it only at the end: no port picked before then may be the same.
   reservePort(options.port);
   const dataDir = path.resolve(options.dataDir);
-  const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'prometheus', 'logs'].map((name) => [name, path.join(dataDir, name)]));
+  const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'prometheus', 'logs', 'mail'].map((name) => [name, path.join(dataDir, name)]));
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
 
   const started: Component[] = [];
@@ -197,11 +206,14 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
       ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_URL`, urlOf(service)])),
     };
 
-    progress('  … migrating every service database (runService.ts --migrate-only)');
-    await Promise.all(SERVICES.map((service) => migrateService(service, env, path.join(dirs.logs, `${service}.migrate.log`))));
+    // Containers are named after the launcher, so two launchers on one machine never share one.
+    const containerPrefix = `leadforge-${process.pid}`;
+    const runtime = engine ? containerRuntime(engine, { namePrefix: containerPrefix, mailDir: dirs.mail }) : processRuntime;
+    progress(`  … migrating every service database (runService.js --migrate-only${engine ? `, from the images on ${engine.command}` : ''})`);
+    await Promise.all(SERVICES.map((service) => migrateService(runtime, service, env, path.join(dirs.logs, `${service}.migrate.log`))));
 
     const startInstance = (instance: Instance) => track(instance.name, async (): Promise<StartedProcess> => {
-      const proc: ServiceProcess = await startServiceProcess({ ...instance, port: ports.get(instance.name)!, env, logDir: dirs.logs, signal: options.signal });
+      const proc: ServiceProcess = await startServiceProcess({ ...instance, runtime, port: ports.get(instance.name)!, env, logDir: dirs.logs, signal: options.signal });
       return { ...proc, stop: () => proc.stop() };
     });
     // auth first: every other service verifies tokens against its JWKS.
@@ -215,7 +227,9 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
 
     stage();
     const webPort = await freePort();
-    await track('web', () => startWebServer({ webDist: options.webDist, workDir: dirs.web, port: webPort }));
+    await track('web', () => engine
+      ? startWebContainer({ engine, image: imageOf(options.env, 'web'), name: `${containerPrefix}-web`, workDir: dirs.web, port: webPort })
+      : startWebServer({ webDist: options.webDist, workDir: dirs.web, port: webPort }));
 
     stage();
     const upstreams: Record<string, Array<{ host: string; port: number }>> = { web: [{ host: '127.0.0.1', port: webPort }] };

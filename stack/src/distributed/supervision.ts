@@ -6,6 +6,9 @@ export interface StartedProcess {
   pid: number;
   url?: string;
   bootstrap?: string;
+  /** When it runs from an image: the container's name and image. */
+  container?: string;
+  image?: string;
   /** Settles when the process ends, however it ended (how, in words). */
   exited: Promise<string>;
   stop(): Promise<unknown>;
@@ -20,6 +23,8 @@ export interface Component {
   pid: number;
   url?: string;
   bootstrap?: string;
+  container?: string;
+  image?: string;
   status: ComponentStatus;
   /** Times it was started again after it died. */
   restarts: number;
@@ -62,6 +67,8 @@ export function supervise(name: string, first: StartedProcess, launch: () => Pro
     pid: first.pid,
     url: first.url,
     bootstrap: first.bootstrap,
+    container: first.container,
+    image: first.image,
     status: 'running',
     restarts: 0,
     async stop() {
@@ -134,6 +141,7 @@ export function componentReport(c: Component) {
     name: c.name,
     pid: c.pid,
     ...(c.bootstrap ? { bootstrap: c.bootstrap } : { url: c.url }),
+    ...(c.container ? { container: c.container, image: c.image } : {}),
     status: c.status,
     restarts: c.restarts,
     ...(c.lastExit ? { last_exit: c.lastExit } : {}),

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../freePort.ts';
+import { runContainer, type ContainerEngine } from './containers.ts';
 import { MissingPrerequisite } from './prerequisites.ts';
 import { spawnServer, waitUntilReady } from './serverProcess.ts';
 
@@ -20,6 +21,9 @@ const STOP_TIMEOUT_MS = 5_000;
 export interface WebServer {
   port: number;
   pid: number;
+  /** When it runs from the web image: the container's name and image. */
+  container?: string;
+  image?: string;
   /** Settles when the process ends, however it ended (how, in words). */
   exited: Promise<string>;
   url: string;
@@ -89,4 +93,27 @@ http {
   const ready = () => fetch(`${url}/healthz`).then((res) => res.ok, () => false);
   await waitUntilReady(server, `nginx (${configFile})`, ready, READY_TIMEOUT_MS);
   return { port, pid: server.pid, exited: server.exited, url, stop: () => server.stop(STOP_TIMEOUT_MS) };
+}
+
+/**
+ * The web image itself (`npm run images`) on the host's network: its server block moved to a loopback
+ * port (the image's 8080 is Envoy's), mounted over the image's own; the SPA is the one built into it.
+ */
+export async function startWebContainer(options: { engine: ContainerEngine; image: string; name: string; workDir: string; port: number }): Promise<WebServer> {
+  const workDir = path.resolve(options.workDir);
+  fs.mkdirSync(workDir, { recursive: true });
+  const serverBlock = path.join(workDir, 'default.conf');
+  fs.writeFileSync(serverBlock, webServerBlock(options.port, '/usr/share/nginx/html'), { mode: 0o644 });
+  const server = await runContainer({
+    engine: options.engine,
+    name: options.name,
+    image: options.image,
+    env: {},
+    mounts: [{ source: serverBlock, target: '/etc/nginx/conf.d/default.conf', options: 'ro' }],
+    logFile: path.join(workDir, 'nginx.log'),
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const ready = () => fetch(`${url}/healthz`).then((res) => res.ok, () => false);
+  await waitUntilReady(server, `${options.image} (${serverBlock})`, ready, READY_TIMEOUT_MS);
+  return { port: options.port, pid: await server.hostPid(), container: server.container, image: server.image, exited: server.exited, url, stop: () => server.stop(STOP_TIMEOUT_MS) };
 }
