@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusMessage } from '../src/bus/bus.ts';
+import { createKafkaBus } from '../src/bus/kafkaBus.ts';
 
 /**
  * The bus's own pacing (one send at a time, jittered waits) against a stand-in for the kafkajs
@@ -61,10 +62,6 @@ const client = vi.hoisted(() => {
 });
 
 vi.mock('kafkajs', () => ({ default: client.module }));
-// Test files share a worker's modules (vitest.config.ts: isolate false), so an earlier file may have
-// loaded the bus with the real kafkajs: load it afresh, over the stand-in.
-vi.resetModules();
-const { createKafkaBus } = await import('../src/bus/kafkaBus.ts');
 
 const message = (n: number): BusMessage => ({
   topic: 'paced', key: 'k',

@@ -13,15 +13,6 @@ export function sharedMemoryBus(): Bus {
   return processBus;
 }
 
-/**
- * The next sharedMemoryBus() is a new one. For a test worker that runs one test file after another in
- * the same process (test/support/eachTestFile.ts): a file's services must not replay the events of
- * the files before it.
- */
-export function forgetSharedMemoryBus(): void {
-  processBus = undefined;
-}
-
 /** A service's handle on a shared bus: closing it ends only the subscriptions made through it. */
 function handleOn(shared: Bus): Bus {
   const subscriptions = new Set<Subscription>();
