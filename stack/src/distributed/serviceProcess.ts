@@ -33,12 +33,10 @@ export interface ServiceProcess {
  * the service's built image.
  */
 export interface ServiceRuntime {
-  kind: 'processes' | 'containers';
   run(instance: string, service: ServiceName, args: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<ServerProcess & { container?: string; image?: string; hostPid?(): Promise<number> }>;
 }
 
 export const processRuntime: ServiceRuntime = {
-  kind: 'processes',
   run: async (_instance, _service, args, env, logFile) => spawnServer(process.execPath, [...COMPILED_NODE_OPTIONS, COMPILED_ENTRY, ...args], { cwd: ROOT, env, logFile }),
 };
 
@@ -48,7 +46,6 @@ export const processRuntime: ServiceRuntime = {
  */
 export function containerRuntime(engine: ContainerEngine, options: { namePrefix: string; mailDir: string }): ServiceRuntime {
   return {
-    kind: 'containers',
     run: (instance, service, args, env, logFile) => runContainer({
       engine,
       name: `${options.namePrefix}-${instance}`,
