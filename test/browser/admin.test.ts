@@ -2,13 +2,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { sidewaysOverflow } from '../support/accessibility.ts';
 
-const RUNNING = new Set<string>(SERVICE_DEFINITIONS.map((d) => d.name));
 const ADMIN = { name: 'Boss Admin', email: 'boss@example.com', password: 'secret123' };
 const PLAIN = { name: 'Plain Pat', email: 'pat@example.com', password: 'secret123' };
 const EXTRA_USERS = 27;
@@ -49,18 +47,14 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     for (let i = 1; i <= EXTRA_USERS; i++) {
       await api('POST', '/api/auth/register', { name: `Customer ${String(i).padStart(2, '0')}`, email: `customer${i}@shop.example`, password: 'secret123' });
     }
-    if (RUNNING.has('billing')) {
-      // Two purchases through billing's built-in test checkout, so the overview and the log have payments.
-      for (const plan of ['growth', 'starter']) {
-        const buyer = (await api('POST', '/api/auth/login', { email: PLAIN.email, password: PLAIN.password })).body.access_token;
-        const created = await api('POST', '/api/payments/create', { plan_id: plan }, bearer(buyer));
-        await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
-        await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, bearer(buyer));
-      }
+    // Two purchases through billing's built-in test checkout, so the overview and the log have payments.
+    for (const plan of ['growth', 'starter']) {
+      const buyer = (await api('POST', '/api/auth/login', { email: PLAIN.email, password: PLAIN.password })).body.access_token;
+      const created = await api('POST', '/api/payments/create', { plan_id: plan }, bearer(buyer));
+      await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
+      await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, bearer(buyer));
     }
-    if (RUNNING.has('contact')) {
-      await api('POST', '/api/contact', { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have leads for bakeries in Porto?\nThanks!', recaptcha_token: `local-test.${'b'.repeat(32)}` });
-    }
+    await api('POST', '/api/contact', { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have leads for bakeries in Porto?\nThanks!', recaptcha_token: `local-test.${'b'.repeat(32)}` });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 900_000);
 
@@ -96,13 +90,11 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     expect(await page.getByTestId('stat-leads').innerText()).toMatch(/scrapes?/);
     await page.getByTestId('stat-credits').waitFor();
     expect(await page.getByTestId('recent-users').locator('li').count()).toBe(5);
-    if (RUNNING.has('billing')) {
-      const purchases = await page.getByTestId('recent-purchases').innerText();
-      expect(purchases).toMatch(/STARTER[\s\S]*GROWTH/);
-      expect(purchases).toContain('$49.00');
-      expect(purchases).toContain('330 credits');
-      expect(await page.getByTestId('stat-revenue').innerText()).toContain('$68.00');
-    }
+    const purchases = await page.getByTestId('recent-purchases').innerText();
+    expect(purchases).toMatch(/STARTER[\s\S]*GROWTH/);
+    expect(purchases).toContain('$49.00');
+    expect(purchases).toContain('330 credits');
+    expect(await page.getByTestId('stat-revenue').innerText()).toContain('$68.00');
     expect(await page.getByRole('img', { name: /Signups: \d+ over the last 30 days/ }).count()).toBe(1);
     await page.getByRole('img', { name: /Revenue: .* over the last 30 days/ }).waitFor();
     await page.getByRole('img', { name: /Leads generated: .* over the last 30 days/ }).waitFor();
@@ -162,12 +154,6 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     const before = await credits();
     expect(await row.getByRole('button', { name: '-10' }).isDisabled()).toBe(before < 10);
     await row.getByRole('button', { name: '+10' }).click();
-    if (!RUNNING.has('billing')) {
-      // Billing owns credits; until it runs in the stack the panel shows the server's reason.
-      await banner('alert', /billing/i).waitFor();
-      await screenshot(page, 'admin-credits-billing-missing');
-      return;
-    }
     await banner('status', /^Added 10 credits to Plain Pat/).waitFor();
     await expect.poll(credits).toBe(before + 10);
     await row.getByRole('button', { name: '-10' }).click();
@@ -185,16 +171,14 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await part('api-keys').getByText('Pat\'s spreadsheet').waitFor();
     expect(await part('searches').innerText()).toContain('No finished searches yet.');
     expect(await part('refunds').innerText()).toContain('No refunds.');
-    if (RUNNING.has('billing')) {
-      const purchases = await part('purchases').innerText();
-      expect(purchases).toMatch(/GROWTH[\s\S]*\$49\.00/);
-      expect(purchases).toContain('STARTER');
-      // The +10 and -10 of the test before, newest first, after the purchases' grants.
-      const ledger = await part('ledger').locator('li').allInnerTexts();
-      expect(ledger[0]).toMatch(/^-10/);
-      expect(ledger[1]).toMatch(/^\+10/);
-      expect(ledger.some((line) => line.includes('+330'))).toBe(true);
-    }
+    const purchases = await part('purchases').innerText();
+    expect(purchases).toMatch(/GROWTH[\s\S]*\$49\.00/);
+    expect(purchases).toContain('STARTER');
+    // The +10 and -10 of the test before, newest first, after the purchases' grants.
+    const ledger = await part('ledger').locator('li').allInnerTexts();
+    expect(ledger[0]).toMatch(/^-10/);
+    expect(ledger[1]).toMatch(/^\+10/);
+    expect(ledger.some((line) => line.includes('+330'))).toBe(true);
     await screenshot(page, 'admin-user-detail');
     // It survives a reload (the user is in the URL), and reads on a phone without sideways scrolling.
     await page.reload();
@@ -215,12 +199,10 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await page.getByRole('heading', { name: 'Usage Statistics' }).waitFor();
     await page.getByRole('heading', { name: 'Scraper Test' }).waitFor();
     await page.getByRole('button', { name: 'Refresh Stats' }).waitFor();
-    if (RUNNING.has('scraper')) {
-      // No DECODO_PROXY_URL here: nothing was tested, so the card says so instead of a red "Failed".
-      const test = page.getByTestId('proxy-connection-test');
-      await expect.poll(() => test.innerText()).toBe('Not configured');
-      expect(await test.getAttribute('class')).not.toContain('admin-bad');
-    }
+    // No DECODO_PROXY_URL here: nothing was tested, so the card says so instead of a red "Failed".
+    const test = page.getByTestId('proxy-connection-test');
+    await expect.poll(() => test.innerText()).toBe('Not configured');
+    expect(await test.getAttribute('class')).not.toContain('admin-bad');
 
     await page.getByRole('button', { name: 'Update Quota' }).click();
     await banner('alert', 'Please enter a valid quota amount').waitFor();
@@ -237,10 +219,6 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await page.getByRole('button', { name: 'IP check' }).click();
     expect(await page.getByLabel('URL to scrape').inputValue()).toBe('https://httpbin.org/ip');
 
-    if (!RUNNING.has('scraper')) {
-      await screenshot(page, 'admin-proxy-scraper-missing');
-      return;
-    }
     await page.getByLabel('Set remaining quota (requests)').fill('5000');
     await page.getByRole('button', { name: 'Update Quota' }).click();
     await banner('status', /./).waitFor();
@@ -265,10 +243,6 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
 
   it('switches the payment provider mode only after a confirmation', async () => {
     const block = page.getByTestId('payment-provider');
-    if (!RUNNING.has('billing')) {
-      await block.getByRole('paragraph').filter({ hasText: /billing/i }).waitFor();
-      return;
-    }
     const toggle = block.getByRole('switch');
     const label = await toggle.innerText();
     await toggle.click();
@@ -299,14 +273,10 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
   it('shows contact form submissions', async () => {
     await tab('Contact Forms').click();
     await page.getByRole('heading', { name: /Contact Form Submissions/ }).waitFor();
-    if (RUNNING.has('contact')) {
-      const list = page.getByTestId('contact-list');
-      await list.getByText('Vera Visitor').waitFor();
-      await list.getByRole('link', { name: 'vera@example.com' }).waitFor();
-      expect(await list.innerText()).toContain('Do you have leads for bakeries in Porto?');
-    } else {
-      await page.getByText('No contact form submissions yet').waitFor();
-    }
+    const list = page.getByTestId('contact-list');
+    await list.getByText('Vera Visitor').waitFor();
+    await list.getByRole('link', { name: 'vera@example.com' }).waitFor();
+    expect(await list.innerText()).toContain('Do you have leads for bakeries in Porto?');
     await screenshot(page, 'admin-contacts');
   });
 
@@ -321,17 +291,12 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await banner('alert', 'Please select a user and enter credit amount').waitFor();
     await page.getByLabel('Credits (+/-)').fill('25');
     await page.getByRole('button', { name: 'Update Credits' }).click();
-    if (RUNNING.has('billing')) {
-      await banner('status', 'Added 25 credits to Customer 02. New balance: 35.').waitFor();
-      await expect.poll(() => page.getByLabel('User', { exact: true }).locator('option:checked').innerText()).toContain('35 credits');
-    } else {
-      await banner('alert', /billing/i).waitFor();
-    }
+    await banner('status', 'Added 25 credits to Customer 02. New balance: 35.').waitFor();
+    await expect.poll(() => page.getByLabel('User', { exact: true }).locator('option:checked').innerText()).toContain('35 credits');
     await screenshot(page, 'admin-credit-manager');
   });
 
   it('lists affiliate applications and runs the month\'s payout after a confirmation', async () => {
-    if (!RUNNING.has('affiliate')) return;
     const api = apiClient(stack.url);
     const pat = (await api('POST', '/api/auth/login', { email: PLAIN.email, password: PLAIN.password })).body.access_token;
     expect((await api('POST', '/api/affiliate/apply', { name: 'Pat Partner', email: 'pat.paypal@example.com', website: 'pat-blog.example.com', message: 'I run a newsletter for agencies.' }, bearer(pat))).status).toBe(201);

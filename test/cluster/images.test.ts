@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import { freePort } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
 
 const engine = process.env.IMAGE_ENGINE;

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import { freePort } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 
 interface OtlpValue { stringValue?: string; intValue?: number | string }

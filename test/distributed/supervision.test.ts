@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startedLines, stoppedLines } from '../support/distributedStack.ts';
 import { isolatedEnv, processAlive } from '../support/productProcess.ts';

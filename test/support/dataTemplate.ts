@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { isolatedEnv, startProductProcess } from './productProcess.ts';
 

@@ -1,4 +1,4 @@
-import { freePort } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { freshDataDir } from './dataTemplate.ts';
 import { isolatedEnv, startProductProcess, type ProductProcess } from './productProcess.ts';
 

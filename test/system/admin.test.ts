@@ -1,12 +1,12 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { freePort, SERVICE_DEFINITIONS } from '@leadforge/stack';
+import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
 
-/** The services `npm start` runs today; routes of the others answer 503 at the gateway. */
-const RUNNING = new Set<ServiceName>(SERVICE_DEFINITIONS.map((d) => d.name));
+/** The services `npm start` runs (all of them); routes of any other would answer 503 at the gateway. */
+const RUNNING = new Set<ServiceName>(SERVICES);
 const ADMIN_ROUTES = ROUTES.filter((r) => r.access === 'admin');
 const ADMIN_EMAIL = 'chief@example.com';
 const routeKey = (r: RouteEntry) => `${r.method} ${r.path}`;
