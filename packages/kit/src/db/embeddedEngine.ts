@@ -12,6 +12,15 @@ import { extractClusterArchive } from './clusterArchive.ts';
  */
 export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'temp_buffers=1MB', '-c', 'max_connections=4'];
 
+/**
+ * WAL in 1 MB segments, not PostgreSQL's 16 MB: a new cluster's first segment is written in full, so
+ * 16 MB was over a third of each service's fresh folder (272 MB for the seven), copied whole by every
+ * test that starts a product from the data template and held in memory by every in-memory database.
+ * An embedded database writes little; the segment size is read from each cluster's own control file,
+ * so folders made before keep theirs.
+ */
+const EMBEDDED_INITDB_PARAMS = ['--wal-segsize=1'];
+
 export interface EmbeddedEngineOptions {
   /** A service whose tables outgrow 8 MB of buffers on its hot pages asks for more (it costs as much resident). */
   sharedBuffersMb?: number;
@@ -38,7 +47,7 @@ const SHARED_ARCHIVE_FOLDER = process.env.LEADFORGE_CLUSTER_ARCHIVE_FOLDER;
 /** Runs initdb in a worker thread, whose memory goes when it ends. */
 function initCluster(): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { startParams: EMBEDDED_START_PARAMS } });
+    const worker = new Worker(INIT_CLUSTER_WORKER, { workerData: { startParams: EMBEDDED_START_PARAMS, initDbParams: EMBEDDED_INITDB_PARAMS } });
     worker.once('message', (archive: Uint8Array<ArrayBuffer>) => resolve(archive));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`embedded database initialisation failed (exit ${code})`)));

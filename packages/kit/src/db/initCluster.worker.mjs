@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-const engine = new PGlite({ startParams: workerData.startParams });
+const engine = new PGlite({ startParams: workerData.startParams, initDbStartParams: workerData.initDbParams });
 await engine.waitReady;
 const archive = new Uint8Array(await (await engine.dumpDataDir('gzip')).arrayBuffer());
 await engine.close();
