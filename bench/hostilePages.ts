@@ -70,7 +70,7 @@ async function scenario(kind: 'hostile' | 'baseline', dbKind: 'postgres' | 'pgli
     try {
       const health = `${scraper.svc.url}/healthz`;
       await (await fetch(health)).arrayBuffer();
-      // A serving process has its parsing workers warm long before a search.
+      // The start settles first. The parsing workers start with the first page, as in a serving process's first search.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const ids = Array.from({ length: SEARCHES }, (_, i) => `${kind}-${i}`);
       const loop = monitorEventLoopDelay({ resolution: 10 });

@@ -78,8 +78,6 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   }
   const parse = loadParseConfig(ctx.env);
   const parsePool = acquireParsePool(parse.workers);
-  // Workers load tsx and the extraction code once, now, rather than on the first pages.
-  void parsePool.pool.warm().catch((err) => ctx.log.warn({ err }, 'could not start the page parsing workers'));
   const reader = createPageReader({
     pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,
   });

@@ -7,7 +7,6 @@ import { summariseHtml, type HtmlSummary } from '../scrape/htmlSummary.ts';
 
 /** What the main thread asks a parsing worker for. */
 export type PageTask =
-  | { kind: 'warm' }
   | { kind: 'home'; url: string; html: string; country?: CountryCode; contactPages: number }
   | { kind: 'page'; html: string; country?: CountryCode }
   | { kind: 'summary'; url: string; status: number; html: string };
@@ -41,7 +40,6 @@ export interface PageJob {
 /** Runs in a worker thread of the parsing pool (piscina loads this file). */
 export default function runPageJob({ task, maxDepth, started }: PageJob): PageOutcome {
   started.postMessage(null);
-  if (task.kind === 'warm') return { ok: true, value: null };
   try {
     const $ = loadHtml(task.html, maxDepth);
     switch (task.kind) {

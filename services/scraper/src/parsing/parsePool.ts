@@ -24,23 +24,26 @@ function workerExecArgv(): string[] {
 
 export type PoolAnswer = PageOutcome | { ok: false; timedOut: true };
 
-/** A fixed pool of warm parsing workers; a job past its time budget has its worker replaced. */
+/**
+ * A fixed pool of parsing workers; a job past its time budget has its worker replaced. The workers
+ * start with the first page, not with the service: each costs a thread loading tsx and the extraction
+ * code (~2 s of CPU), which a process that never reads a page (most starts of `npm start`, every
+ * service test) would spend for nothing. The wait for them is not counted in a page's time budget.
+ */
 export class ParsePool {
-  private readonly pool: Piscina<PageJob, PageOutcome>;
+  private pool: Piscina<PageJob, PageOutcome> | undefined;
 
-  constructor(readonly threads: number) {
-    this.pool = new Piscina({
+  constructor(readonly threads: number) {}
+
+  private started(): Piscina<PageJob, PageOutcome> {
+    this.pool ??= new Piscina({
       filename: WORKER_FILE,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       execArgv: workerExecArgv(),
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
-  }
-
-  /** Loads the parsing code in every worker, so the first pages do not pay for it. */
-  async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.threads }, () => this.run({ kind: 'warm' }, 60_000, 0)));
+    return this.pool;
   }
 
   /** Runs a task within `timeoutMs` of its start in a worker; rejects when the worker failed (crash, out of memory). */
@@ -50,7 +53,7 @@ export class ParsePool {
     let timer: NodeJS.Timeout | undefined;
     port1.once('message', () => { timer = setTimeout(() => budget.abort(), timeoutMs); });
     try {
-      return await this.pool.run({ task, maxDepth, started: port2 }, { transferList: [port2], signal: budget.signal });
+      return await this.started().run({ task, maxDepth, started: port2 }, { transferList: [port2], signal: budget.signal });
     } catch (error) {
       if (budget.signal.aborted) return { ok: false, timedOut: true };
       throw error;
@@ -60,8 +63,8 @@ export class ParsePool {
     }
   }
 
-  destroy(): Promise<void> {
-    return this.pool.destroy();
+  async destroy(): Promise<void> {
+    await this.pool?.destroy();
   }
 }
 
