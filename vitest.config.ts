@@ -12,7 +12,8 @@ export default defineConfig({
     // idle while a test waited on a product, a server or a browser. `--maxWorkers` overrides it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/globalInfra.ts'],
-    // Every test worker, like every product process a test starts, talks only to loopback.
-    setupFiles: ['test/support/loopbackEgressPreload.mjs'],
+    // Every test worker, like every product process a test starts, talks only to loopback; each test
+    // file's product data folders are removed once its hooks are done.
+    setupFiles: ['test/support/loopbackEgressPreload.mjs', 'test/support/eachFileCleanup.ts'],
   },
 });

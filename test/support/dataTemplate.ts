@@ -48,11 +48,23 @@ async function templateReady(): Promise<void> {
   if (fs.existsSync(FAILED)) throw new Error(`the product's data template could not be made:\n${fs.readFileSync(FAILED, 'utf8')}`);
 }
 
+const madeByThisFile: string[] = [];
+
 /** A new data folder; in a test run, holding what a product started once and stopped leaves (its databases made and migrated). */
 export async function freshDataDir(prefix = 'leadforge-'): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   if (!RUN_FOLDER) return dir;
+  madeByThisFile.push(dir);
   await templateReady();
   fs.cpSync(DATA, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Removes the data folders this test file's products used, once its tests and hooks are done
+ * (test/support/eachFileCleanup.ts): a run's folder may be a RAM disk, where 200 MB a product
+ * would otherwise stay until the run ends.
+ */
+export function removeDataDirsOfThisFile(): void {
+  for (const dir of madeByThisFile.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
