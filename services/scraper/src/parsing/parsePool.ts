@@ -35,7 +35,7 @@ export class ParsePool {
 
   constructor(readonly threads: number) {}
 
-  private started(): Piscina<PageJob, PageOutcome> {
+  private workers(): Piscina<PageJob, PageOutcome> {
     this.pool ??= new Piscina({
       filename: WORKER_FILE,
       minThreads: this.threads,
@@ -53,7 +53,7 @@ export class ParsePool {
     let timer: NodeJS.Timeout | undefined;
     port1.once('message', () => { timer = setTimeout(() => budget.abort(), timeoutMs); });
     try {
-      return await this.started().run({ task, maxDepth, started: port2 }, { transferList: [port2], signal: budget.signal });
+      return await this.workers().run({ task, maxDepth, started: port2 }, { transferList: [port2], signal: budget.signal });
     } catch (error) {
       if (budget.signal.aborted) return { ok: false, timedOut: true };
       throw error;
