@@ -10,23 +10,20 @@
  * checked too).
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import { freePort } from '../../stack/src/freePort.ts';
-import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
+import { containerEngine, imageOf } from '../../stack/src/infrastructure/containers.ts';
+import { workspaceServices } from '../../deploy/workspaceServices.ts';
 
-const engine = process.env.IMAGE_ENGINE;
-const prefix = process.env.IMAGE_PREFIX ?? 'leadforge/';
-const tag = process.env.IMAGE_TAG ?? 'dev';
+// The engine and image names `npm run images` and start:distributed use (podman with the project's
+// settings: runc, explicit limits).
+const engine = process.env.IMAGE_ENGINE ? containerEngine(process.env) : undefined;
 const brokers = process.env.KAFKA_BROKERS;
 const internalToken = 'image-test-internal-token-0123456789';
 const skipReason = !engine ? ' (skipped: set IMAGE_ENGINE=docker or podman after `npm run images` or `make service-images`)'
   : !postgresConfigured ? ' (skipped: no PostgreSQL; apt-get install -y postgresql)' : '';
-
-// podman with the project's settings (runc, explicit limits), as `npm run images` builds with them.
-const engineEnv = engine === 'podman' && !process.env.CONTAINERS_CONF ? { ...process.env, CONTAINERS_CONF: path.join(REPO_ROOT, 'deploy/docker/containers.conf') } : process.env;
 
 /** Where the runtime base (distroless Node, or its offline stand-in) has Node. */
 const NODE = '/nodejs/bin/node';
@@ -39,7 +36,7 @@ const tests = folders.filter((s) => fs.existsSync('services/' + s + '/test') || 
 console.log(JSON.stringify({ packages, services, tests }));`;
 
 function run(args: string[], timeout = 120_000) {
-  const result = spawnSync(engine!, args, { encoding: 'utf8', timeout, env: engineEnv });
+  const result = spawnSync(engine!.command, args, { encoding: 'utf8', timeout, env: engine!.env });
   return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, stdout: result.stdout ?? '' };
 }
 
@@ -59,11 +56,11 @@ describe.skipIf(Boolean(skipReason))(`the service images${skipReason}`, () => {
   });
 
   for (const service of workspaceServices()) {
-    const image = `${prefix}${service}:${tag}`;
+    const image = imageOf(process.env, service);
 
     it(`${image}: non-root, NODE_ENV=production, a health check, production dependencies only`, () => {
       const inspected = run(['image', 'inspect', image]);
-      expect(inspected.status, `${inspected.out}\nbuild it first: make service-images CONTAINER=${engine}`).toBe(0);
+      expect(inspected.status, `${inspected.out}\nbuild it first: make service-images CONTAINER=${engine!.command}`).toBe(0);
       const [details] = JSON.parse(inspected.stdout);
       const config = details.Config;
       expect(config.User).toBe('1000:1000');
@@ -130,7 +127,7 @@ describe.skipIf(Boolean(skipReason))(`the service images${skipReason}`, () => {
 });
 
 describe.skipIf(!engine)(`the web image${engine ? '' : ' (skipped: set IMAGE_ENGINE=docker or podman after `npm run images`)'}`, () => {
-  const image = `${prefix}web:${tag}`;
+  const image = imageOf(process.env, 'web');
 
   it(`${image}: non-root, a health check, the built SPA and nginx only (no Node, no sources)`, () => {
     const inspected = run(['image', 'inspect', image]);
