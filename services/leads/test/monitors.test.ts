@@ -356,6 +356,34 @@ for (const kind of kinds) {
       await answer(searches[0].id, []);
     });
 
+    it('a start of one run that finds the credits held by another start of it leaves that run started, not out of credits', async () => {
+      const user = newUser(3);
+      const monitor = await create(user.token, { max_leads_per_run: 3 });
+      const rt = buildRuntime(t.svc.ctx);
+      const row = await db()('monitors').where({ id: monitor.id }).first();
+      const due = new Date(row.next_run_at);
+      // The late start (a replica that took the run over while the first still worked) has read the run
+      // before the first started its search, and reads the balance only after the first held it all.
+      let firstStarted!: () => void;
+      const held = new Promise<void>((resolve) => { firstStarted = resolve; });
+      const holds = Object.assign(Object.create(rt.monitorRuns.holds) as typeof rt.monitorRuns.holds, {
+        balance: async (userId: string) => { await held; return rt.monitorRuns.holds.balance(userId); },
+      });
+      const late = startMonitorRun({ ...rt.monitorRuns, holds }, row, due, 'schedule');
+      await expect.poll(async () => (await db()('monitor_runs').where({ monitor_id: monitor.id })).length).toBe(1);
+      const first = await startMonitorRun(rt.monitorRuns, row, due, 'schedule');
+      expect(first.kind).toBe('started');
+      expect(t.billing.balanceOf(user.id)).toBe(0);
+      firstStarted();
+      const searches = await db()('lead_searches').where({ monitor_id: monitor.id });
+      expect(searches).toHaveLength(1);
+      expect(await late).toMatchObject({ kind: 'started', searchId: searches[0].id });
+      expect(await db()('monitor_runs').where({ monitor_id: monitor.id }).select('outcome', 'search_id')).toEqual([{ outcome: null, search_id: searches[0].id }]);
+      expect(t.billing.reservations().filter((r) => r.user_id === user.id)).toHaveLength(1);
+      await answer(searches[0].id, []);
+      expect((await t.call('GET', `/api/monitors/${monitor.id}/runs`, undefined, user.token)).body.runs).toMatchObject([{ status: 'completed' }]);
+    });
+
     it('two runs and a search of one area at once charge each new business exactly once', async () => {
       const user = newUser(100);
       const world = `r${kind}${++seq}`;

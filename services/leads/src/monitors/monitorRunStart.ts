@@ -72,10 +72,14 @@ export async function startMonitorRun(deps: RunStartDeps, monitor: MonitorRow, d
     }
   }
 
-  await db.transaction(async (trx) => {
-    const [recorded] = await trx('monitor_runs').where({ id: run.id }).whereNull('outcome')
-      .update({ outcome: 'insufficient_credits', search_id: null, finished_at: trx.fn.now() }).returning('id');
-    if (!recorded) return;
+  const startedMeanwhile = await db.transaction(async (trx): Promise<string | undefined> => {
+    // Under the run's lock, as startSearch takes it: another start of this run (a replica that took it
+    // over, a retry) may have started its search and held the credits this one found missing. That
+    // run is started, not out of credits.
+    const current = await trx('monitor_runs').where({ id: run.id }).forUpdate().first('outcome', 'search_id');
+    if (!current || current.outcome) return undefined;
+    if (current.search_id && await trx('lead_searches').where({ id: current.search_id }).first('id')) return current.search_id;
+    await trx('monitor_runs').where({ id: run.id }).update({ outcome: 'insufficient_credits', search_id: null, finished_at: trx.fn.now() });
     await emitEvent(trx, 'monitor.run.completed', monitor.id, {
       monitor_id: monitor.id,
       user_id: monitor.user_id,
@@ -89,6 +93,8 @@ export async function startMonitorRun(deps: RunStartDeps, monitor: MonitorRow, d
       timestamp: new Date().toISOString(),
     });
     afterCommit(trx, deps.wakeRelay);
+    return undefined;
   });
+  if (startedMeanwhile) return { kind: 'started', searchId: startedMeanwhile, monitor: locked };
   return { kind: 'insufficient_credits', monitor: locked };
 }
