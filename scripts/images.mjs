@@ -29,19 +29,19 @@ function run(command, args, what) {
   }
 }
 const exists = (image) => spawnSync(engine, ['image', 'inspect', image], { env, stdio: 'ignore' }).status === 0;
-const idOf = (image) => spawnSync(engine, ['image', 'inspect', '--format', '{{.Id}}', image], { env, encoding: 'utf8' }).stdout.trim();
-const sizeOf = (image) => Number(spawnSync(engine, ['image', 'inspect', '--format', '{{.Size}}', image], { env, encoding: 'utf8' }).stdout.trim());
+/** One field of an image's metadata (`Id`, `Size`); empty when there is no such image. */
+const fieldOf = (image, field) => spawnSync(engine, ['image', 'inspect', '--format', `{{.${field}}}`, image], { env, encoding: 'utf8' }).stdout.trim();
 const formatFlag = engine === 'podman' ? ['--format', 'docker'] : [];
 
 const built = [];
 function build(image, dockerfile, buildArgs) {
   const started = Date.now();
-  const previous = idOf(image);
+  const previous = fieldOf(image, 'Id');
   console.log(`\n== ${image}`);
   run(engine, ['build', ...formatFlag, '-f', dockerfile, ...Object.entries(buildArgs).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]), '-t', image, '.'], `building ${image}`);
   // The image the tag leaves is removed, not kept untagged (about 200 MB a service, every rebuild);
   // the engine refuses while a container or another tag still uses it, and then it stays.
-  if (previous && previous !== idOf(image)) spawnSync(engine, ['rmi', previous], { env, stdio: 'ignore' });
+  if (previous && previous !== fieldOf(image, 'Id')) spawnSync(engine, ['rmi', previous], { env, stdio: 'ignore' });
   built.push({ image, seconds: (Date.now() - started) / 1000 });
 }
 
@@ -71,5 +71,5 @@ for (const service of services) build(`${prefix}${service}:${tag}`, 'deploy/dock
 build(`${prefix}web:${tag}`, 'web/Dockerfile', { NODE_IMAGE: nodeImage, NGINX_IMAGE: nginxImage });
 
 console.log(`\n  ${'image'.padEnd(48)} ${'size'.padStart(8)} ${'build'.padStart(8)}`);
-for (const { image, seconds } of built) console.log(`  ${image.padEnd(48)} ${`${(sizeOf(image) / 1e6).toFixed(0)} MB`.padStart(8)} ${`${seconds.toFixed(0)} s`.padStart(8)}`);
+for (const { image, seconds } of built) console.log(`  ${image.padEnd(48)} ${`${(Number(fieldOf(image, 'Size')) / 1e6).toFixed(0)} MB`.padStart(8)} ${`${seconds.toFixed(0)} s`.padStart(8)}`);
 console.log(`\n  ${built.length} images in ${((Date.now() - started) / 60000).toFixed(1)} min (${engine})\n`);
