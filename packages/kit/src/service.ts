@@ -98,6 +98,9 @@ function moveAuthChecksBeforeValidation(app: App): void {
   });
 }
 
+/** How often a relay on an embedded database looks for rows no commit woke it for (none are expected). */
+const EMBEDDED_OUTBOX_POLL_MS = 5_000;
+
 /** The largest request body a service reads; the edge (Envoy) refuses larger ones before they reach it. */
 export const REQUEST_BODY_LIMIT_BYTES = 256 * 1024;
 
@@ -130,7 +133,9 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
   const replica = replicaName(config, options.port ?? config.port);
-  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica });
+  // Every write to an embedded database is this process's own, and its commits wake the relay: the
+  // poll is then only a fallback. Replicas sharing a database server see each other's rows only by polling.
+  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? 250 : EMBEDDED_OUTBOX_POLL_MS });
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
   const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica };
 

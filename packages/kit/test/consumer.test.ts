@@ -9,6 +9,7 @@ import { listDeadLetters, replayDeadLetters } from '../src/consumer/deadLetters.
 import { PoisonEvent, startConsumer, type EventHandlers } from '../src/consumer/eventConsumer.ts';
 import { OutboxRelay } from '../src/outbox/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
+import { waitFor } from '../src/testing/waitFor.ts';
 
 const logger = pino({ level: 'silent' });
 const topic = TOPICS.contactSubmission;
@@ -228,5 +229,20 @@ describe('idempotent event consumer', () => {
     expect(otherCalls).toBe(1);
     expect(await handledIds()).toEqual([poison.envelope.id]);
     expect((await listDeadLetters(tdb.db, { group })).map((d) => d.type)).toEqual(['unknown']);
+  });
+
+  it('wakes the running relay when it replays, so the event goes out without waiting for a poll', async () => {
+    await consume(recordSubmission, 60_000);
+    const poison = submitted('s1', { message: 'poison' });
+    await bus.publish([poison]);
+    expect(await listDeadLetters(tdb.db, { group })).toHaveLength(1);
+    const relay = new OutboxRelay({ db: tdb.db, bus, service: 'replay-wake', logger, pollMs: 60_000 });
+    relay.start();
+    // Its first look found nothing: from here only a wake publishes within the minute.
+    await waitFor(async () => (await register.getSingleMetric('leadforge_outbox_backlog')!.get()).values.some((v) => v.labels.service === 'replay-wake'), { what: 'the relay\'s first look at the outbox' });
+    poisonFixed = true;
+    expect((await replayDeadLetters(tdb.db, { group })).replayed).toEqual([poison.envelope.id]);
+    await waitFor(inbox, { until: (ids) => ids.includes('s1'), timeoutMs: 5_000, what: 'the replayed submission handled' });
+    await relay.stop();
   });
 });

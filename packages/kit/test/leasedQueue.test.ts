@@ -82,6 +82,35 @@ describe('LeasedQueue', () => {
     expect([...worked].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`).sort());
   });
 
+  it('looks for due rows with one query when none is due, and works on `parallel` rows at once when some are', async () => {
+    let inProgress = 0;
+    let mostAtOnce = 0;
+    let release!: () => void;
+    const allIn = new Promise<void>((resolve) => { release = resolve; });
+    const tasks = queue(async () => {
+      mostAtOnce = Math.max(mostAtOnce, ++inProgress);
+      if (inProgress === 3) release();
+      await allIn;
+      inProgress--;
+      return { kind: 'done' };
+    }, { parallel: 3 });
+    const queries: string[] = [];
+    const count = (q: { sql: string }) => queries.push(q.sql);
+    tdb.db.on('query', count);
+    try {
+      expect(await tasks.drainOnce()).toBe(false);
+    } finally {
+      tdb.db.off('query', count);
+    }
+    expect(queries).toHaveLength(1);
+
+    await tdb.db('tasks').insert(Array.from({ length: 6 }, (_, i) => ({ name: `t${i}` })));
+    tasks.start();
+    await expect.poll(async () => (await rows()).filter((r) => r.done).length, { timeout: 10_000 }).toBe(6);
+    await tasks.stop();
+    expect(mostAtOnce).toBe(3);
+  });
+
   it('takes a row back from a worker that died mid-attempt once its lease ends', async () => {
     await tdb.db('tasks').insert({ name: 'orphan' });
     // A worker that claimed the row and died: its lease (next_attempt_at) runs out in a moment.

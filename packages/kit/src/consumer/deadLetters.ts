@@ -1,6 +1,7 @@
 import { Compile } from 'typebox/compile';
 import { EventEnvelope } from '@leadforge/contracts';
 import type { Db } from '../db/database.ts';
+import { wakeOutboxRelays } from '../outbox/outbox.ts';
 
 const envelopeValidator = Compile(EventEnvelope);
 
@@ -57,7 +58,7 @@ export interface ReplayResult {
  * handles it again, with whatever fix was deployed since.
  */
 export async function replayDeadLetters(db: Db, filter: DeadLetterFilter = {}): Promise<ReplayResult> {
-  return db.transaction(async (trx) => {
+  const result = await db.transaction(async (trx) => {
     const rows = await selected(trx as unknown as Db, filter).select('id', 'topic', 'event_id', 'envelope').orderBy('id').forUpdate();
     const result: ReplayResult = { replayed: [], kept: [] };
     const replayedRows: number[] = [];
@@ -79,4 +80,6 @@ export async function replayDeadLetters(db: Db, filter: DeadLetterFilter = {}): 
     if (replayedRows.length) await trx('kit_dead_letters').whereIn('id', replayedRows).delete();
     return result;
   });
+  if (result.replayed.length) wakeOutboxRelays();
+  return result;
 }

@@ -20,6 +20,11 @@ const published = (register.getSingleMetric('leadforge_events_published_total') 
 /** Tells relays that a transaction which wrote outbox rows has committed. */
 const commits = new EventEmitter().setMaxListeners(0);
 
+/** Wakes this process's relays: for a write to the outbox made other than by `emitEvent` (a replay). */
+export function wakeOutboxRelays(): void {
+  commits.emit('commit');
+}
+
 export interface EmitOptions {
   traceparent?: string;
 }
@@ -48,7 +53,7 @@ export async function emitEvent<T extends EventType>(
   await trx('kit_outbox').insert({ event_id: envelope.id, topic: EVENT_TYPES[type].topic, key, envelope: JSON.stringify(envelope) });
   let outermost = trx;
   while (outermost.parentTransaction) outermost = outermost.parentTransaction;
-  outermost.executionPromise.then(() => commits.emit('commit'), () => undefined);
+  outermost.executionPromise.then(wakeOutboxRelays, () => undefined);
   return envelope;
 }
 
@@ -100,7 +105,7 @@ export async function replayParkedOutbox(db: Db, seqs?: number[]): Promise<numbe
   let query = db('kit_outbox').whereNotNull('parked_at').whereNull('published_at');
   if (seqs) query = query.whereIn('seq', seqs);
   const replayed = await query.update({ parked_at: null, last_error: null });
-  if (replayed) commits.emit('commit');
+  if (replayed) wakeOutboxRelays();
   return replayed;
 }
 

@@ -110,10 +110,13 @@ export class LeasedQueue<Row extends { id: unknown; attempts: number }> {
   }
 
   private async drain(): Promise<boolean> {
-    const workers = Array.from({ length: this.options.parallel ?? 1 }, async () => {
-      for (let row = await this.claim(); row && this.loop.isRunning; row = await this.claim()) await this.attempt(row);
-    });
-    await Promise.all(workers);
+    // The other workers start only once a row was due: a poll that finds nothing is one query.
+    const first = await this.claim();
+    if (!first) return false;
+    const worker = async (claimed?: Row) => {
+      for (let row = claimed ?? await this.claim(); row && this.loop.isRunning; row = await this.claim()) await this.attempt(row);
+    };
+    await Promise.all([worker(first), ...Array.from({ length: (this.options.parallel ?? 1) - 1 }, () => worker())]);
     return false;
   }
 
