@@ -4,12 +4,12 @@
 // answer with 1, 2 and 3 scraper replicas, with the scaling efficiency as a ratio to one replica.
 // Websites are reached through the fixture web's forward proxy (as through Decodo's); the fixture
 // web runs in a child process so its CPU is not the topology's.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startFixtureWebChild } from './support/fixtureWebChild.ts';
+import { treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
@@ -21,22 +21,6 @@ const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2,3').split(',').map(Number);
 const ADMIN = 'bench-admin@example.com';
 
 await main();
-
-/** Resident memory of a process and all its descendants, in MB. */
-function treeRssMb(pid: number): number {
-  const children = (() => {
-    try {
-      return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  })();
-  let kb = 0;
-  try {
-    kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch { /* gone */ }
-  return kb / 1024 + children.reduce((sum, child) => sum + treeRssMb(child), 0);
-}
 
 async function scenario(port: number, replicas: number) {
   const { urls } = fixtureWebAt(port);

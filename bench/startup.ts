@@ -5,7 +5,7 @@
 // peak memory of a vitest run: BENCH_SUITE names its files (default: the tests that start the local
 // stack), BENCH_SUITE=all runs the whole suite (a machine of its own: it takes every core), none skips it.
 // Targets: ready < 6 s, idle < 700 MB, search peak < 1 GB.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts'
 import { freePort } from '../stack/src/freePort.ts';
 import { buildWebIfStale } from '../scripts/webBuild.mjs';
 import { startFixtureWebChild } from './support/fixtureWebChild.ts';
+import { treeCpuSeconds, treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { isolatedEnv } from '../test/support/productProcess.ts';
 import { fixtureWebEnv } from '../test/support/distributedStack.ts';
@@ -27,33 +28,6 @@ const IDLE_SETTLE_MS = 15_000;
 
 const mb = (n: number) => Math.round(n);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Resident memory of a process and all its descendants, in MB. */
-function treeRssMb(pid: number): number {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch { /* none */ }
-  let kb = 0;
-  try {
-    kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch { /* gone */ }
-  return kb / 1024 + children.reduce((sum, child) => sum + treeRssMb(child), 0);
-}
-
-/** CPU time (user + system, every thread) a process and its descendants have used so far, in seconds. */
-function treeCpuSeconds(pid: number): number {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch { /* none */ }
-  let ticks = 0;
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    ticks = Number(fields[11]) + Number(fields[12]);
-  } catch { /* gone */ }
-  return ticks / 100 + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0);
-}
 
 /** Peak resident memory of a vitest run's process tree (sampled every 200 ms) and whether it passed. */
 async function suitePeak(files: string[]): Promise<{ files: string[]; peak_rss_mb: number; seconds: number; exit_code: number | null }> {

@@ -5,6 +5,8 @@ import { Counter, Gauge, register } from 'prom-client';
 import type { EventEnvelope } from '@leadforge/contracts';
 import { backoffWithJitter } from '../work/backoff.ts';
 import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
+// Before any client connects: an idle connection otherwise spins a timer (see the module).
+import './kafkajsIdleTimer.ts';
 
 const { Kafka, KafkaJSError, Partitioners, logLevel } = kafkajs;
 
