@@ -4,12 +4,9 @@
 // after the ready line, with no user and no request. What an idle product spends is polling and
 // timers: a laptop's fan, a cloud bill, and every test that keeps a product running.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../stack/src/freePort.ts';
 import { buildWebIfStale } from '../scripts/webBuild.mjs';
 import { treeCpuSeconds } from './support/processTree.ts';
-import { isolatedEnv, startProductProcess } from '../test/support/productProcess.ts';
+import { startLocalStack } from '../test/support/localStack.ts';
 import { startDistributedStack } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
 
@@ -31,11 +28,10 @@ async function idleCpu(pids: Record<string, number[]>): Promise<Record<string, n
 const total = (figures: Record<string, number>) => Math.round(Object.values(figures).reduce((a, b) => a + b, 0) * 100) / 100;
 
 buildWebIfStale();
-const localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-idle-'));
-const local = await startProductProcess('scripts/start.mjs', isolatedEnv(await freePort(), localDir, 'warn', { SKIP_WEB_BUILD: 'true' }), /Leadforge is running at (http:\/\/\S+)/, 240_000);
+const local = await startLocalStack({ env: { SKIP_WEB_BUILD: 'true' } });
 const localFigures = await idleCpu({ 'npm start': [local.pid] }).finally(async () => {
   await local.stop();
-  fs.rmSync(localDir, { recursive: true, force: true });
+  fs.rmSync(local.dataDir, { recursive: true, force: true });
 });
 console.log(`npm start, idle: ${localFigures['npm start']} s of CPU a minute`);
 

@@ -134,8 +134,9 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
   const replica = replicaName(config, options.port ?? config.port);
   // Every write to an embedded database is this process's own, and its commits wake the relay: the
-  // poll is then only a fallback. Replicas sharing a database server see each other's rows only by polling.
-  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? 250 : EMBEDDED_OUTBOX_POLL_MS });
+  // poll is then only a fallback. Replicas sharing a database server see each other's rows only by
+  // polling, at the relay's own default.
+  const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? undefined : EMBEDDED_OUTBOX_POLL_MS });
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
   const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica };
 
