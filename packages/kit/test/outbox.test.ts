@@ -245,6 +245,27 @@ describe('transactional outbox', () => {
     expect(pauses).toEqual([1, 1, 1]);
   }, 30_000);
 
+  it('retries a failed publish within half a second at first, however long its fallback poll', async () => {
+    const lines: { msg: string; retryInMs?: number }[] = [];
+    const recording = pino({ level: 'warn' }, { write: (line: string) => { lines.push(JSON.parse(line)); } });
+    let failures = 1;
+    const bus = recordingBus(memory);
+    const flaky: Bus = { ...bus, async publish(messages) { if (failures-- > 0) throw new Error('broker unavailable'); await bus.publish(messages); } };
+    await tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', 1)));
+    // The draw at its highest: the pause is the ceiling of the first retry.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    const relay = new OutboxRelay({ db: tdb.db, bus: flaky, service: 'test', logger: recording, pollMs: 60_000 });
+    try {
+      relay.start();
+      await waitFor(() => bus.published.length === 1, { timeoutMs: 10_000, what: 'the event after one failed publish' });
+    } finally {
+      random.mockRestore();
+      await relay.stop();
+    }
+    const pauses = lines.filter((l) => l.retryInMs !== undefined).map((l) => l.retryInMs);
+    expect(pauses).toEqual([500]);
+  });
+
   it('deletes published rows past keepPublishedMs, never unpublished ones, however old', async () => {
     const emit = (balance: number) => tdb.db.transaction((trx) => emitEvent(trx, 'credits.changed', 'u1', creditsChanged('u1', balance)));
     const [oldPublished, recentPublished, oldUnpublished] = [await emit(1), await emit(2), await emit(3)];

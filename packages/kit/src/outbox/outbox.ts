@@ -81,6 +81,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 10_000;
 const OUTBOX_QUEUE = 'outbox';
+/** The ceiling of the first retry's pause after a failed publish (doubling with each failure in a row, up to 30 s). */
+const RETRY_BASE_MS = 500;
 
 interface OutboxRow {
   seq: number;
@@ -147,7 +149,10 @@ export class OutboxRelay {
       logger: this.logger,
       step: () => this.step(),
       pollMs,
-      retry: { baseMs: 2 * pollMs, maxMs: 30_000 },
+      // After a failed publish (the bus away) the first retry comes within twice the poll, and within
+      // RETRY_BASE_MS however long the poll: an embedded database's 5 s poll is only a fallback, and the
+      // end of an outage is noticed only by retrying.
+      retry: { baseMs: Math.min(2 * pollMs, RETRY_BASE_MS), maxMs: 30_000 },
       stopWaitMs: STOP_WAIT_MS,
     });
   }
