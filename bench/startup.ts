@@ -1,4 +1,4 @@
-// `npm start` as a user meets it (built web, warm disk): time from launching `node scripts/start.mjs`
+// `npm start` as a user meets it (built web, warm disk): time from launching its node command line
 // to the first 200 from `/` and from `/api/auth/me`, resident memory of its whole process tree idle
 // and at the peak of a 200-lead search (fixture web in a child process, 300 ms an answer; websites
 // reached through its forward proxy). A first start on an empty data folder is measured too, and the
@@ -12,10 +12,11 @@ import path from 'node:path';
 import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { freePort } from '../stack/src/freePort.ts';
 import { buildWebIfStale } from '../scripts/webBuild.mjs';
+import { buildServicesIfStale } from '../scripts/buildServices.mjs';
 import { startFixtureWebChild } from './support/fixtureWebChild.ts';
 import { treeCpuSeconds, treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
-import { isolatedEnv } from '../test/support/productProcess.ts';
+import { isolatedEnv, nodeArgsOf } from '../test/support/productProcess.ts';
 import { fixtureWebEnv } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
 
@@ -48,7 +49,7 @@ interface Launched { child: ChildProcess; launchedAt: number; exited: Promise<nu
 
 function launch(env: NodeJS.ProcessEnv): Launched {
   const launchedAt = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgsOf('start'), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
@@ -76,6 +77,7 @@ async function stop(run: Launched): Promise<void> {
 }
 
 buildWebIfStale();
+await buildServicesIfStale();
 const { port: webPort, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-startup-'));
 try {
@@ -132,7 +134,7 @@ try {
     first_start: { ready_root_ms: firstReadyMs, idle_rss_mb: mb(firstIdleMb) },
     test_suite: suite,
     targets: { ready_ms: 6000, idle_rss_mb: 700, search_peak_rss_mb: 1000 },
-    note: 'times from launching `node scripts/start.mjs` (what `npm start` runs) with the web already built; the measured start is the second on the same data folder (warm disk); idle is 15 s after the first answers (settling peak: the most in those 15 s); memory is the resident set of the whole process tree; the machine is shared, so times vary with its load',
+    note: 'times from launching `node --conditions=leadforge-dist scripts/start.mjs` (what `npm start` runs) with the web already built; the measured start is the second on the same data folder (warm disk); idle is 15 s after the first answers (settling peak: the most in those 15 s); memory is the resident set of the whole process tree; the machine is shared, so times vary with its load',
   });
 } finally {
   stopFixtureWeb();

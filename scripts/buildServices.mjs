@@ -1,9 +1,9 @@
-// Compiles the services to JavaScript for production (`npm run build:services`; `npm run start:distributed`
-// and the service image run the result): every workspace under services/ and packages/ gets a dist/
-// beside its src/ (src/x.ts -> dist/x.js, the files that are not TypeScript copied alongside, so paths
-// taken from import.meta.url still find migrations and workers), the entry point among them
-// (packages/service-runner/dist/runService.js). Packages resolve to dist/ under the `leadforge-dist`
-// export condition, which the production command line sets.
+// Compiles the product to JavaScript (`npm run build:services`; `npm start`, `npm run start:distributed`
+// and the service image run the result): every workspace under services/ and packages/, the gateway and
+// the launchers (stack/) get a dist/ beside their src/ (src/x.ts -> dist/x.js, the files that are not
+// TypeScript copied alongside, so paths taken from import.meta.url still find migrations and workers),
+// the service entry point among them (packages/service-runner/dist/runService.js). Packages resolve to
+// dist/ under the `leadforge-dist` export condition, which those command lines set.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,10 +12,12 @@ const root = path.resolve(new URL('..', import.meta.url).pathname);
 const compiled = path.join(root, 'dist', 'compiled');
 const stamp = path.join(root, 'dist', 'services.built');
 const lock = path.join(root, 'dist', 'services.lock');
-/** Workspace folders with sources to compile, as paths from the root: services/<name> and packages/<name>. */
-const workspaces = ['services', 'packages'].flatMap((parent) => fs.readdirSync(path.join(root, parent))
+/** The export condition under which the workspaces resolve to their dist/ (`node --conditions=leadforge-dist`). */
+export const DIST_CONDITION = 'leadforge-dist';
+/** Workspace folders with sources to compile, as paths from the root: services/<name>, packages/<name>, gateway and stack. */
+const workspaces = [...['services', 'packages'].flatMap((parent) => fs.readdirSync(path.join(root, parent))
   .filter((name) => fs.existsSync(path.join(root, parent, name, 'src')))
-  .map((name) => path.join(parent, name)));
+  .map((name) => path.join(parent, name))), 'gateway', 'stack'];
 const sources = [...workspaces.map((workspace) => path.join(root, workspace, 'src')), path.join(root, 'tsconfig.build.json'), path.join(root, 'tsconfig.base.json')];
 
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { envoyConfig } from './envoyConfig.ts';
+import { envoyConfig } from '../src/envoyConfig.ts';
 
 export const ENVOY_CONFIG_FILE = path.resolve(new URL('./envoy.yaml', import.meta.url).pathname);
 

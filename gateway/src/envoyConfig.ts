@@ -9,7 +9,7 @@
 import { isIP } from 'node:net';
 import { API_KEY_HEADER, ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
 import { GATEWAY_PROOF_HEADER, REQUEST_BODY_LIMIT_BYTES } from '@leadforge/kit';
-import { CSP_DIRECTIVES } from '../src/securityHeaders.ts';
+import { CSP_DIRECTIVES } from './securityHeaders.ts';
 
 /** Every workload listens on this port in the cluster (the chart's Services expose it too). */
 export const UPSTREAM_PORT = 8080;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type protobuf from 'protobufjs';
 import { ROUTES, SERVICES } from '@leadforge/contracts';
-import { EDGE_RATE_LIMITS, envoyConfig, routeName, WEB_CLUSTER } from '../../gateway/envoy/envoyConfig.ts';
+import { EDGE_RATE_LIMITS, envoyConfig, routeName, WEB_CLUSTER } from '../../gateway/src/envoyConfig.ts';
 import { ENVOY_CONFIG_FILE, renderEnvoyConfig } from '../../gateway/envoy/generateEnvoyConfig.ts';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 import { loadEnvoyProtos, validateEnvoy } from './support/envoyProtos.ts';

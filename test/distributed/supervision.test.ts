@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../../stack/src/freePort.ts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startedLines, stoppedLines } from '../support/distributedStack.ts';
-import { isolatedEnv, processAlive } from '../support/productProcess.ts';
+import { isolatedEnv, nodeArgsOf, processAlive } from '../support/productProcess.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 
 const missing = missingPrerequisites();
@@ -24,7 +24,7 @@ describe.skipIf(Boolean(missing))(`a signal during start:distributed's start${sk
     fs.chmodSync(dataDir, 0o755);
     // The process runtime, whatever the run's LEADFORGE_RUNTIME: product.test.ts proves the containers one.
     const env = isolatedEnv(await freePort(), dataDir, 'info', { SCRAPER_REPLICAS: '1', LEADFORGE_RUNTIME: 'processes' });
-    const child = spawn(process.execPath, ['scripts/start-distributed.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgsOf('start:distributed'), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });

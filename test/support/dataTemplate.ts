@@ -22,7 +22,7 @@ const FAILED = path.join(TEMPLATE, 'failed');
 
 async function makeTemplate(): Promise<void> {
   try {
-    const product = await startProductProcess('scripts/start.mjs', isolatedEnv(await freePort(), DATA, 'warn'), /Leadforge is running at (http:\/\/\S+)/, 240_000);
+    const product = await startProductProcess('start', isolatedEnv(await freePort(), DATA, 'warn'), /Leadforge is running at (http:\/\/\S+)/, 240_000);
     // The launcher prints its ready line a moment before it listens for Ctrl-C; a Ctrl-C in between kills
     // it outright, its databases not closed. Once it has answered a request, its start has run to the end.
     await fetch(`${product.url}/healthz`);

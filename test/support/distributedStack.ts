@@ -61,7 +61,7 @@ export async function startDistributedStack(options: {
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const env = isolatedEnv(port, dataDir, 'info', { ...options.env, LEADFORGE_RUNTIME: options.runtime ?? 'processes' });
-  const product = await startProductProcess('scripts/start-distributed.mjs', env, /Leadforge \(distributed\) is running at (http:\/\/\S+)/, options.timeoutMs ?? 600_000);
+  const product = await startProductProcess('start:distributed', env, /Leadforge \(distributed\) is running at (http:\/\/\S+)/, options.timeoutMs ?? 600_000);
   const topology = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'topology.json'), 'utf8'));
   return {
     ...product,

@@ -11,6 +11,6 @@ export async function startLocalStack(options: { dataDir?: string; env?: NodeJS.
   const dataDir = options.dataDir ?? await freshDataDir();
   const port = await freePort();
   const env = isolatedEnv(port, dataDir, 'warn', options.env);
-  const product = await startProductProcess('scripts/start.mjs', env, /Leadforge is running at (http:\/\/\S+)/, options.timeoutMs ?? 240_000);
+  const product = await startProductProcess('start', env, /Leadforge is running at (http:\/\/\S+)/, options.timeoutMs ?? 240_000);
   return { ...product, dataDir };
 }

@@ -32,12 +32,22 @@ export function isolatedEnv(port: number, dataDir: string, logLevel: string, env
   return { ...merged, NODE_OPTIONS: `--import ${LOOPBACK_EGRESS_PRELOAD} ${merged.NODE_OPTIONS ?? ''}`.trim() };
 }
 
+/** The node command line of one of package.json's scripts (`node <flags> <script>`), less `node`. */
+export function nodeArgsOf(npmScript: string): string[] {
+  const command: string | undefined = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts[npmScript];
+  const [program, ...args] = command?.split(/\s+/) ?? [];
+  if (program !== 'node') throw new Error(`package.json's ${npmScript} script is not a node command: ${command}`);
+  return args;
+}
+
 /**
- * Runs one of the product's start scripts as a user would (`npm start`, `npm run start:distributed`)
- * and resolves with the address its ready line announces.
+ * Runs one of the product's start scripts as a user would (`npm start`, `npm run start:distributed`:
+ * the node command line package.json gives, without npm's own process) and resolves with the address
+ * its ready line announces.
  */
-export async function startProductProcess(script: string, env: NodeJS.ProcessEnv, readyLine: RegExp, timeoutMs: number): Promise<ProductProcess> {
-  const child: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startProductProcess(npmScript: 'start' | 'start:distributed', env: NodeJS.ProcessEnv, readyLine: RegExp, timeoutMs: number): Promise<ProductProcess> {
+  const script = `npm run ${npmScript}`;
+  const child: ChildProcess = spawn(process.execPath, nodeArgsOf(npmScript), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });

@@ -77,7 +77,7 @@ describe('the parsing workers load the TypeScript however the process was starte
   const starts: [string, string[]][] = [
     ['node --import tsx (tests, benchmarks, scripts)', ['--import', 'tsx', probe]],
     ['node --import <tsx loader path> (the container image)', ['--import', tsxLoader, probe]],
-    ['tsx registered in code (npm start)', [new URL('./support/registerTsxThenProbe.mjs', import.meta.url).pathname]],
+    ['tsx registered in code (start:distributed\'s launcher)', [new URL('./support/registerTsxThenProbe.mjs', import.meta.url).pathname]],
   ];
   for (const [how, args] of starts) {
     it(how, async () => {

@@ -7,7 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from '../domain
 import type { AuthRuntime } from '../runtime.ts';
 
 const HOUR = 3600_000;
-/** Where the edge (Envoy's ext_authz) checks a key; gateway/envoy/envoyConfig.ts names the same path. */
+/** Where the edge (Envoy's ext_authz) checks a key; gateway/src/envoyConfig.ts names the same path. */
 export const API_KEY_CHECK_PATH = '/internal/api-keys/check';
 
 /** A user's API keys (by session only: a key never manages keys), and the services' key check. */

@@ -10,9 +10,9 @@ const WORKER_FILE = new URL(COMPILED ? './pageParseWorker.js' : './pageParseWork
 const WORKER_HEAP_MB = 256;
 
 /**
- * Workers run this TypeScript through tsx like the rest of the product: a tsx loader the process
- * was started with (`--import tsx`, the container's `--import /opt/tsx/.../loader.mjs`) is
- * inherited; without one (tsx registered in code by `npm start`, or vitest, which transforms
+ * Compiled (`npm start`, start:distributed, the images), workers inherit the process's flags. From
+ * the TypeScript sources they run through tsx: a tsx loader the process was started with
+ * (`--import tsx`) is inherited; without one (tsx registered in code, or vitest, which transforms
  * in-process) it is added.
  */
 function workerExecArgv(): string[] {

@@ -1,4 +1,4 @@
-// `npm start`'s way: tsx registered in code, no loader flag on the process.
+// tsx registered in code, no loader flag on the process (scripts/start-distributed.mjs's way).
 import { register } from 'tsx/esm/api';
 
 register();

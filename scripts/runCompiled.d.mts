@@ -1,0 +1,1 @@
+export declare function runCompiled(entry: string | URL, script: string): Promise<void>;

@@ -1,0 +1,17 @@
+// Runs a compiled entry point of the product (stack/dist/...) in this process, whose packages must then
+// resolve to their dist/: package.json's scripts give node the `leadforge-dist` condition. A script
+// started without it (`node scripts/start.mjs`) runs itself again with it, passing signals on, and
+// ends as that run ends.
+import { spawn } from 'node:child_process';
+import { DIST_CONDITION } from './buildServices.mjs';
+
+/** `entry`: the compiled module to run; `script`: the import.meta.url of the script calling this. */
+export async function runCompiled(entry, script) {
+  if (import.meta.resolve('@leadforge/stack').includes('/dist/')) {
+    await import(entry);
+    return;
+  }
+  const child = spawn(process.execPath, [`--conditions=${DIST_CONDITION}`, ...process.execArgv, new URL(script).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
