@@ -1,1 +1,0 @@
-export declare function runCompiled(entry: string | URL, script: string): Promise<void>;

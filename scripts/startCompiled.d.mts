@@ -1,0 +1,1 @@
+export declare function startCompiled(options: { entry: string; script: string; buildWeb?: boolean }): Promise<void>;
