@@ -1,9 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './scripts/testTiers.mjs';
+import { HeavyFirstSequencer } from './test/support/heavyFirstSequencer.ts';
+
+const workspaceTests = WORKSPACE_TEST_FOLDERS.flatMap((folder) => [`${folder}/**/*.test.ts`, `${folder}/**/*.test.tsx`]);
 
 export default defineConfig({
   test: {
-    include: ['packages/**/test/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'services/**/test/**/*.test.ts', 'services/**/src/**/*.test.ts', 'gateway/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'stack/test/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     testTimeout: 30000,
     hookTimeout: 60000,
@@ -13,7 +16,32 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/globalInfra.ts'],
     // Every test worker, like every product process a test starts, talks only to loopback; each test
-    // file's product data folders are removed once its hooks are done.
+    // file's product data folders are removed once its hooks are done, and its CPU recorded.
     setupFiles: ['test/support/loopbackEgressPreload.mjs', 'test/support/eachFileCleanup.ts'],
+    // The heaviest files first, the workspaces' files last (test/support/heavyFirstSequencer.ts).
+    sequence: { sequencer: HeavyFirstSequencer },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'workspaces',
+          include: workspaceTests,
+          exclude: ['**/node_modules/**', ...SERVER_TEST_FILES],
+          // A worker runs these files one after another in one process and keeps the modules they
+          // loaded (fastify, the kit, each service, the embedded-database template): each makes its own
+          // services and databases. docs/architecture.md has the figures.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'product',
+          // Each starts products, brokers, browsers or servers of its own: a process each, as before.
+          include: ['test/**/*.test.ts', ...SERVER_TEST_FILES],
+          isolate: true,
+        },
+      },
+    ],
   },
 });

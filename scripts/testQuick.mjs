@@ -4,25 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { lint } from './lint.mjs';
+import { SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './testTiers.mjs';
 import { typecheck } from './typecheck.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
-
-/** Folders whose tests the quick tier runs: every workspace's own tests. */
-export const QUICK_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/src', 'stack/test', 'scripts'];
-
-/**
- * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product
- * in-process (the launcher's, the slowest files of the tier by far): `npm test` runs them.
- */
-export const QUICK_TEST_EXCLUDES = [
-  '**/*.kafka*.test.ts',
-  'stack/test/kafkaBroker.test.ts',
-  'stack/test/postgresServer.test.ts',
-  'stack/test/redisServer.test.ts',
-  'stack/test/localEngines.test.ts',
-  'stack/test/startStack.test.ts',
-];
 
 /**
  * Empty (not unset) server addresses: test/support/globalInfra.ts starts no private PostgreSQL or Redis,
@@ -63,7 +48,7 @@ await step('tests', () => {
   // on another's state still shows there.
   // The slowest files at the end (test/support/fileTimesReporter.ts), unless other reporters are asked for.
   const reporters = process.argv.slice(2).some((arg) => arg.startsWith('--reporter')) ? [] : ['--reporter=default', '--reporter=./test/support/fileTimesReporter.ts'];
-  const args = ['vitest', 'run', ...QUICK_TEST_FOLDERS, ...QUICK_TEST_EXCLUDES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...reporters, ...process.argv.slice(2)];
+  const args = ['vitest', 'run', ...WORKSPACE_TEST_FOLDERS, ...SERVER_TEST_FILES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...reporters, ...process.argv.slice(2)];
   return spawnSync('npx', args, { cwd: root, stdio: 'inherit', env }).status === 0;
 });
 console.log(`\ntest:quick passed in ${seconds(started)} (${timings.join(', ')})`);

@@ -1,0 +1,2 @@
+export declare const WORKSPACE_TEST_FOLDERS: string[];
+export declare const SERVER_TEST_FILES: string[];

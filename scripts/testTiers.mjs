@@ -1,0 +1,18 @@
+// Which test files run how (vitest.config.ts, `npm test`, `npm run test:quick`).
+
+/** Folders with the workspaces' own tests: the unit and service tests, on PGlite in the quick tier. */
+export const WORKSPACE_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/src', 'stack/test', 'scripts'];
+
+/**
+ * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product
+ * in-process (the launcher's, the slowest of the workspaces' files by far): the quick tier leaves them
+ * out, and `npm test` runs them isolated, with the product's tests.
+ */
+export const SERVER_TEST_FILES = [
+  '**/*.kafka*.test.ts',
+  'stack/test/kafkaBroker.test.ts',
+  'stack/test/postgresServer.test.ts',
+  'stack/test/redisServer.test.ts',
+  'stack/test/localEngines.test.ts',
+  'stack/test/startStack.test.ts',
+];
