@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { lint } from './lint.mjs';
-import { SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './testTiers.mjs';
 import { typecheck } from './typecheck.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
@@ -42,13 +41,14 @@ await step('tests', () => {
   const env = { ...process.env, ...PGLITE_ONLY };
   // CI's "nothing may skip" applies to npm test, which starts the servers this tier leaves out.
   delete env.LEADFORGE_REQUIRE_PREREQUISITES;
-  // --no-isolate: the files of a worker share its modules, so each worker imports them and makes the
-  // kit's embedded-database template once, not once per file (the tier's tests: 132 s so on a quiet
-  // moment here, 418 s isolated on a busier one). npm test keeps every file isolated, so a test leaning
-  // on another's state still shows there.
+  // vitest.config.ts's `workspaces` project: the workspaces' tests but those that start servers
+  // (scripts/testTiers.mjs), non-isolated: the files of a worker share its modules, so each worker
+  // imports them and makes the kit's embedded-database template once, not once per file (the tier's
+  // tests: 132 s so on a quiet moment here, 418 s isolated on a busier one). npm test runs them so
+  // too; a file run alone gets a process of its own.
   // The slowest files at the end (test/support/fileTimesReporter.ts), unless other reporters are asked for.
   const reporters = process.argv.slice(2).some((arg) => arg.startsWith('--reporter')) ? [] : ['--reporter=default', '--reporter=./test/support/fileTimesReporter.ts'];
-  const args = ['vitest', 'run', ...WORKSPACE_TEST_FOLDERS, ...SERVER_TEST_FILES.flatMap((glob) => ['--exclude', glob]), '--no-isolate', ...reporters, ...process.argv.slice(2)];
+  const args = ['vitest', 'run', '--project', 'workspaces', ...reporters, ...process.argv.slice(2)];
   return spawnSync('npx', args, { cwd: root, stdio: 'inherit', env }).status === 0;
 });
 console.log(`\ntest:quick passed in ${seconds(started)} (${timings.join(', ')})`);

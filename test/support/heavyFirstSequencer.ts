@@ -23,11 +23,12 @@ const SHAPE_SPACING = 6;
 
 /**
  * The order in which the run's workers take the files. First the product's (vitest.config.ts's
- * `product` project), heaviest first, so that the run does not end on one long file with the other core
- * idle (vitest's own order for files it has no times for, every file in a clean clone, is by size), the
- * files that start a production shape spaced out: each takes both cores while it starts. Then the
- * workspaces' files, as one block: a non-isolated worker goes on in the same process only while the next
- * file in the queue is one of its project's.
+ * `product` project), longest first by their last run's time here or else by the guesses above, so
+ * that the run does not end on one long file with the other core idle (vitest's own order for files it
+ * has no times for, every file in a clean clone, is by size), the files that start a production shape
+ * spaced out: each takes both cores while it starts. Then the workspaces' files, longest first, as one
+ * block: a non-isolated worker goes on in the same process only while the next file in the queue is
+ * one of its project's.
  */
 export class HeavyFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -35,7 +36,9 @@ export class HeavyFirstSequencer extends BaseSequencer {
     const keyed = files.map((spec) => {
       const file = path.relative(root, spec.moduleId);
       const isolated = spec.project.config.isolate !== false;
-      const weight = isolated ? WEIGHTS.find(([pattern]) => pattern.test(file))?.[1] ?? 1 : 0;
+      // What an earlier run here took (vitest's cache, none in a clean clone), else the guess above.
+      const lastMs = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration;
+      const weight = lastMs !== undefined ? lastMs / 1000 : WEIGHTS.find(([pattern]) => pattern.test(file))?.[1] ?? 1;
       return { spec, file, isolated, weight, size: fs.statSync(spec.moduleId).size };
     });
     keyed.sort((a, b) => Number(b.isolated) - Number(a.isolated) || b.weight - a.weight || b.size - a.size);
