@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { BusMessage } from '../src/bus/bus.ts';
-import { createBus, sharedMemoryBus } from '../src/bus/createBus.ts';
+import { createBus, createStackBus, sharedMemoryBus } from '../src/bus/createBus.ts';
 import { createMemoryBus } from '../src/bus/memoryBus.ts';
 import pino from 'pino';
 import { waitFor } from '../src/testing/waitFor.ts';
@@ -84,6 +84,22 @@ describe('memory bus in local mode', () => {
     expect(seen).toEqual(['two']);
     expect(await sharedMemoryBus().ready()).toBe(true);
     await second.close();
+  });
+
+  it('gives each local stack a bus of its own: a later stack of the process neither gets nor replays an earlier one\'s events', async () => {
+    const logger = pino({ level: 'silent' });
+    const env = { KAFKA_BROKERS: '' };
+    const earlier = createStackBus(env, logger);
+    const seenByEarlier: number[] = [];
+    await earlier.subscribe({ group: 'admin', topics: ['kept'], handler: async (m) => { seenByEarlier.push((m.envelope.data as { n: number }).n); } });
+    await earlier.publish([message('kept', 'k', 1)]);
+    const later = createStackBus(env, logger);
+    const seenByLater: number[] = [];
+    // A new group on a retained topic starts at its beginning: on a shared bus it would get message 1.
+    await later.subscribe({ group: 'admin-replica', topics: ['kept'], handler: async (m) => { seenByLater.push((m.envelope.data as { n: number }).n); } });
+    await later.publish([message('kept', 'k', 2)]);
+    expect({ seenByEarlier, seenByLater }).toEqual({ seenByEarlier: [1], seenByLater: [2] });
+    await Promise.all([earlier.close(), later.close()]);
   });
 });
 

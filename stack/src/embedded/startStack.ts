@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import type { ServiceName } from '@leadforge/contracts';
-import { startService, createBus, shutdownTimeoutMsOf, type RunningService, type ServiceDefinition } from '@leadforge/kit';
+import { startService, createStackBus, shutdownTimeoutMsOf, type RunningService, type ServiceDefinition } from '@leadforge/kit';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 import { freePort, reservePort } from '../freePort.ts';
@@ -23,8 +23,8 @@ export interface RunningStack {
 }
 
 /**
- * Local mode: every service in this process on its own loopback port, sharing the in-process bus
- * (or Kafka when KAFKA_BROKERS is set), each with its own database; the gateway in front.
+ * Local mode: every service in this process on its own loopback port, sharing the stack's in-process
+ * bus (or Kafka when KAFKA_BROKERS is set), each with its own database; the gateway in front.
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const definitions = options.services ?? SERVICE_DEFINITIONS;
@@ -46,9 +46,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // parses with one (a 200-lead search waits on the network, not on parsing) unless told otherwise.
   env.SCRAPER_PARSE_WORKERS ??= '1';
 
-  // Without Kafka, a handle on the process's in-process bus: stopping this stack ends its own
-  // subscriptions and leaves the bus to the next stack of the process (tests start several).
-  const bus = createBus(env, logger);
+  // Without Kafka, an in-process bus of this stack's own, closed with it.
+  const bus = createStackBus(env, logger);
   // One service that fails to start stops the others (and the gateway is not started): never a
   // half-started product. allSettled, so none is still starting once the others are stopped.
   const starts = await Promise.allSettled(definitions.map((def) => startService(def, { env, bus, logger, port: ports.get(def.name) })));

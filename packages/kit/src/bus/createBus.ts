@@ -7,7 +7,7 @@ import { createMemoryBus } from './memoryBus.ts';
 
 let processBus: Bus | undefined;
 
-/** The one in-process bus every service of this process shares in local mode. */
+/** The in-process bus that the services this process starts on their own (no stack, no Kafka) share. */
 export function sharedMemoryBus(): Bus {
   processBus ??= createMemoryBus();
   return processBus;
@@ -35,6 +35,16 @@ function handleOn(shared: Bus): Bus {
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
     },
   };
+}
+
+/**
+ * The bus of one local stack (stack/src/embedded/startStack.ts): Kafka when `KAFKA_BROKERS` is set,
+ * otherwise an in-process bus of the stack's own. A second stack in the same process (the tests run
+ * several, one after another, in one worker) then never sees this one's events, nor replays its
+ * retained topics into its own new consumer groups.
+ */
+export function createStackBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
+  return readKafkaConfig(env) ? createBus(env, logger) : createMemoryBus();
 }
 
 /** Settings for a topic the Kafka bus creates itself (external Kafka; the chart declares its own). */
