@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './scripts/testTiers.mjs';
+import { MODULE_REPLACING_TEST_FILES, SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './scripts/testTiers.mjs';
 import { HeavyFirstSequencer } from './test/support/heavyFirstSequencer.ts';
 
 const workspaceTests = WORKSPACE_TEST_FOLDERS.flatMap((folder) => [`${folder}/**/*.test.ts`, `${folder}/**/*.test.tsx`]);
@@ -37,8 +37,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'product',
-          // Each starts products, brokers, browsers or servers of its own: a process each, as before.
           include: ['test/**/*.test.ts', ...SERVER_TEST_FILES],
+          exclude: ['**/node_modules/**', ...MODULE_REPLACING_TEST_FILES],
+          // Each starts products, brokers, browsers or servers of its own, and stops them; a worker keeps
+          // the modules loaded from one file to the next (the stack, Playwright, the test support), which
+          // each isolated file loaded again: about a seventh of test/system's CPU (docs/architecture.md).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: MODULE_REPLACING_TEST_FILES,
           isolate: true,
         },
       },

@@ -1,2 +1,3 @@
 export declare const WORKSPACE_TEST_FOLDERS: string[];
 export declare const SERVER_TEST_FILES: string[];
+export declare const MODULE_REPLACING_TEST_FILES: string[];

@@ -6,7 +6,7 @@ export const WORKSPACE_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/s
 /**
  * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product
  * in-process (the launcher's, the slowest of the workspaces' files by far): the quick tier leaves them
- * out, and `npm test` runs them isolated, with the product's tests.
+ * out, and `npm test` runs them with the product's tests.
  */
 export const SERVER_TEST_FILES = [
   '**/*.kafka*.test.ts',
@@ -16,3 +16,9 @@ export const SERVER_TEST_FILES = [
   'stack/test/localEngines.test.ts',
   'stack/test/startStack.test.ts',
 ];
+
+/**
+ * Tests that replace a module (`vi.mock`): each in a process of its own, since a worker that keeps the
+ * modules an earlier file loaded would hand them the real one.
+ */
+export const MODULE_REPLACING_TEST_FILES = ['packages/kit/test/bus.kafka.pacing.test.ts'];

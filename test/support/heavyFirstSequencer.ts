@@ -22,32 +22,38 @@ const PRODUCTION_SHAPE = /^test\/(distributed|faults)\//;
 const SHAPE_SPACING = 6;
 
 /**
- * The order in which the run's workers take the files. First the product's (vitest.config.ts's
- * `product` project), longest first by their last run's time here or else by the guesses above, so
- * that the run does not end on one long file with the other core idle (vitest's own order for files it
- * has no times for, every file in a clean clone, is by size), the files that start a production shape
- * spaced out: each takes both cores while it starts. Then the workspaces' files, longest first, as one
- * block: a non-isolated worker goes on in the same process only while the next file in the queue is
- * one of its project's.
+ * vitest.config.ts's projects in the order their files are handed out, each as one block: a worker that
+ * keeps its modules goes on in the same process only while the next file in the queue is of its project.
+ */
+const BLOCKS = ['isolated', 'product', 'workspaces'];
+const PRODUCT = BLOCKS.indexOf('product');
+
+/**
+ * The order in which the run's workers take the files. First the few that replace a module (the
+ * `isolated` project), then the product's (the `product` project), longest first by their last run's
+ * time here or else by the guesses above, so that the run does not end on one long file with the other
+ * core idle (vitest's own order for files it has no times for, every file in a clean clone, is by
+ * size), the files that start a production shape spaced out: each takes both cores while it starts.
+ * Then the workspaces' files, longest first.
  */
 export class HeavyFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
     const keyed = files.map((spec) => {
       const file = path.relative(root, spec.moduleId);
-      const isolated = spec.project.config.isolate !== false;
+      const block = BLOCKS.indexOf(spec.project.name);
       // What an earlier run here took (vitest's cache, none in a clean clone), else the guess above.
       const lastMs = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration;
       const weight = lastMs !== undefined ? lastMs / 1000 : WEIGHTS.find(([pattern]) => pattern.test(file))?.[1] ?? 1;
-      return { spec, file, isolated, weight, size: fs.statSync(spec.moduleId).size };
+      return { spec, file, block, weight, size: fs.statSync(spec.moduleId).size };
     });
-    keyed.sort((a, b) => Number(b.isolated) - Number(a.isolated) || b.weight - a.weight || b.size - a.size);
+    keyed.sort((a, b) => a.block - b.block || b.weight - a.weight || b.size - a.size);
 
     const ordered: typeof keyed = [];
     const shapes = keyed.filter(({ file }) => PRODUCTION_SHAPE.test(file));
     let sinceShape = SHAPE_SPACING;
     for (const entry of keyed.filter(({ file }) => !PRODUCTION_SHAPE.test(file))) {
-      if (entry.isolated && shapes.length > 0 && sinceShape >= SHAPE_SPACING && entry.weight <= shapes[0].weight) {
+      if (entry.block === PRODUCT && shapes.length > 0 && sinceShape >= SHAPE_SPACING && entry.weight <= shapes[0].weight) {
         ordered.push(shapes.shift()!);
         sinceShape = 0;
       }
@@ -55,7 +61,7 @@ export class HeavyFirstSequencer extends BaseSequencer {
       sinceShape++;
     }
     // Any left (few other files): after the rest of the product's, before the workspaces'.
-    const firstWorkspace = ordered.findIndex(({ isolated }) => !isolated);
+    const firstWorkspace = ordered.findIndex(({ block }) => block > PRODUCT);
     ordered.splice(firstWorkspace < 0 ? ordered.length : firstWorkspace, 0, ...shapes);
     return ordered.map(({ spec }) => spec);
   }
