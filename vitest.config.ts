@@ -41,7 +41,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...MODULE_REPLACING_TEST_FILES],
           // Each starts products, brokers, browsers or servers of its own, and stops them; a worker keeps
           // the modules loaded from one file to the next (the stack, Playwright, the test support), which
-          // each isolated file loaded again: about a seventh of test/system's CPU (docs/architecture.md).
+          // each isolated file loaded again: about a tenth of test/system's CPU (docs/architecture.md).
           isolate: false,
         },
       },
