@@ -15,9 +15,10 @@ export default defineConfig({
     // idle while a test waited on a product, a server or a browser. `--maxWorkers` overrides it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/globalInfra.ts'],
-    // Every test worker, like every product process a test starts, talks only to loopback; each test
-    // file's product data folders are removed once its hooks are done, and its CPU recorded.
-    setupFiles: ['test/support/loopbackEgressPreload.mjs', 'test/support/eachFileCleanup.ts'],
+    // Every test worker, like every product process a test starts, talks only to loopback and tiers its
+    // code up later (test/support/lateTierUpPreload.mjs); each test file's product data folders are
+    // removed once its hooks are done, and its CPU recorded.
+    setupFiles: ['test/support/loopbackEgressPreload.mjs', 'test/support/lateTierUpPreload.mjs', 'test/support/eachFileCleanup.ts'],
     // The heaviest files first, the workspaces' files last (test/support/heavyFirstSequencer.ts).
     sequence: { sequencer: HeavyFirstSequencer },
     projects: [

@@ -15,6 +15,8 @@ export interface ProductProcess {
 
 /** Loaded first into every product process a test starts, so its traffic stays on loopback. */
 const LOOPBACK_EGRESS_PRELOAD = new URL('./loopbackEgressPreload.mjs', import.meta.url).pathname;
+/** Loaded too: V8's optimising compilers start later in a process that lives for seconds. */
+const LATE_TIER_UP_PRELOAD = new URL('./lateTierUpPreload.mjs', import.meta.url).pathname;
 
 /** The caller's environment for a product on `port` and `dataDir`, cleared of servers it must not share. */
 export function isolatedEnv(port: number, dataDir: string, logLevel: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -29,7 +31,7 @@ export function isolatedEnv(port: number, dataDir: string, logLevel: string, env
     LOG_LEVEL: logLevel,
     ...env,
   };
-  return { ...merged, NODE_OPTIONS: `--import ${LOOPBACK_EGRESS_PRELOAD} ${merged.NODE_OPTIONS ?? ''}`.trim() };
+  return { ...merged, NODE_OPTIONS: `--import ${LOOPBACK_EGRESS_PRELOAD} --import ${LATE_TIER_UP_PRELOAD} ${merged.NODE_OPTIONS ?? ''}`.trim() };
 }
 
 /** The node command line of one of package.json's scripts (`node <flags> <script>`), less `node`. */
