@@ -1,6 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
@@ -62,6 +62,15 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await browser?.close();
     await stack?.stop();
     target?.close();
+  });
+
+  // A test that fails (a timeout above all, which says only where it waited) says what the panel showed
+  // then, and what the product logged (warnings and errors), with a screenshot.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !page) return;
+    const banners = await page.locator('.admin-notices').innerText({ timeout: 2000 }).catch(() => '(none)');
+    const shot = await screenshot(page, `failed-admin-${task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => '(no screenshot)');
+    console.error(`"${task.name}" failed at ${page.url()}; the panel's banners: ${banners || '(none)'}; ${shot}\nthe product's last lines:\n${stack.output().split('\n').slice(-30).join('\n')}`);
   });
 
   it('sends a non-admin away from /admin to /dashboard', async () => {
