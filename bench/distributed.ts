@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { startFixtureWebChild } from './support/fixtureWebChild.ts';
+import { startFixtureWebProcess } from '../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
 import { treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
@@ -78,7 +78,7 @@ async function scenario(port: number, replicas: number) {
 }
 
 async function main() {
-  const { port, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
+  const { port, stop: stopFixtureWeb } = await startFixtureWebProcess({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
   try {
     const results = [];
     for (const replicas of REPLICAS) {

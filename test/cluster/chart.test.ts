@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { KEPT_TOPICS, SERVICES, TOPICS } from '@leadforge/contracts';
 import { PROJECTED_TOPICS } from '../../services/admin/src/events/readModelProjection.ts';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
-import { k8sToolsUnavailable } from './support/k8sTools.ts';
 import { validateObject, type K8sObject } from './support/k8sSchemas.ts';
-import { CHART_DIR, DEV_VALUES, helmLint, helmTemplate } from './support/helmChart.ts';
+import { CHART_DIR, DEV_VALUES, ensureHelm, helmLint, helmTemplate, LOCAL_CLUSTER_VALUES } from './support/helmChart.ts';
 
-const unavailable = k8sToolsUnavailable();
 const values = parse(fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8'));
 const SERVICE_MONITOR_API = ['--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor'];
 
@@ -24,6 +22,7 @@ const CONFIG_VARIABLES = ['PORT', 'DATA_DIR', 'KAFKA_BROKERS', 'REDIS_URL', 'PAY
 const RENDERINGS: Record<string, string[]> = {
   'default values': [],
   'values-dev.yaml': ['-f', DEV_VALUES],
+  'values-local-cluster.yaml (npm run cluster:up)': ['-f', DEV_VALUES, '-f', LOCAL_CLUSTER_VALUES],
   'KEDA off': ['--set', 'scraper.autoscaling.keda=false'],
   'Prometheus Operator present': SERVICE_MONITOR_API,
   'external Postgres, Kafka and Redis': ['--set', 'postgres.mode=external', '--set', 'kafka.mode=external', '--set', 'kafka.external.brokers=kafka-1.example:9092', '--set', 'redis.mode=external'],
@@ -32,10 +31,13 @@ const RENDERINGS: Record<string, string[]> = {
 const find = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const containerOf = (deployment: K8sObject) => deployment.spec.template.spec.containers[0];
 
-describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
-  it('passes helm lint --strict with the default values and with values-dev.yaml', () => {
+describe('Helm chart charts/leadforge', () => {
+  beforeAll(ensureHelm, 600_000);
+
+  it('passes helm lint --strict with the default values, values-dev.yaml and values-local-cluster.yaml', () => {
     expect(helmLint()).toContain('0 chart(s) failed');
     expect(helmLint(['-f', DEV_VALUES])).toContain('0 chart(s) failed');
+    expect(helmLint(['-f', DEV_VALUES, '-f', LOCAL_CLUSTER_VALUES])).toContain('0 chart(s) failed');
   });
 
   it('describes every value of values.yaml and values-dev.yaml in values.schema.json', () => {
@@ -57,6 +59,7 @@ describe.skipIf(unavailable)(`Helm chart charts/leadforge${unavailable ? ` (skip
     };
     walk(values, schema, '');
     walk(parse(fs.readFileSync(DEV_VALUES, 'utf8')), schema, 'values-dev: ');
+    walk(parse(fs.readFileSync(LOCAL_CLUSTER_VALUES, 'utf8')), schema, 'values-local-cluster: ');
     expect(undescribed).toEqual([]);
   });
 

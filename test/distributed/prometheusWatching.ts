@@ -14,30 +14,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import { DASHBOARDS } from '../../deploy/grafana/dashboards.ts';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
+import { panelQueries } from '../cluster/support/dashboardQueries.ts';
 import type { PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import type { DistributedStackProcess } from '../support/distributedStack.ts';
 
 const INSTANCES = ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin'];
 const RULES = parse(fs.readFileSync(path.join(REPO_ROOT, 'deploy/prometheus/alerts.yaml'), 'utf8'));
-/** What Grafana puts for $__rate_interval at this scrape interval and a short time range, and for "All" services. */
-const RATE_INTERVAL = '1m';
-
 interface Series { metric: Record<string, string>; values?: Array<[number, string]>; value?: [number, string] }
 interface Alert { labels: Record<string, string>; state: 'pending' | 'firing' }
-
-/** Each Grafana panel target as Grafana sends it to Prometheus, its variables filled in. */
-function panelQueries() {
-  return Object.entries(DASHBOARDS).flatMap(([file, dashboard]) => (dashboard.panels as Array<{ title: string; targets: Array<{ expr: string; instant?: boolean; refId: string }> }>)
-    .flatMap((panel) => panel.targets.map((target) => ({
-      where: `${file} "${panel.title}" ${target.refId}`,
-      expr: target.expr.replaceAll('$__rate_interval', RATE_INTERVAL).replaceAll('$service', '.+'),
-      instant: Boolean(target.instant),
-    }))));
-}
 
 export function describePrometheusWatching(shared: () => { stack: DistributedStackProcess; paypal: PaypalStandIn }): void {
   describe('Prometheus over the production shape', () => {

@@ -2,8 +2,11 @@
 // test workers themselves: traffic stays on this machine whatever a test, a fuzzer or a bug asks for.
 // A connection to an address outside 127.0.0.0/8 and ::1 fails before a packet leaves, and a name other
 // than localhost is never asked of the system's resolver (fixtureHostsPreload answers *.fixture.test
-// before it gets here). Tests only; the product never loads it.
+// before it gets here). A process inside a network namespace of the tests' own (a local cluster's:
+// stack/src/cluster, no route out) may also reach that namespace's addresses, 198.18.0.0/15.
+// Tests only; the product never loads it.
 import dns from 'node:dns';
+import fs from 'node:fs';
 import net from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
 
@@ -15,10 +18,17 @@ if (!globalThis[INSTALLED]) {
 }
 
 function installGuard() {
+  const inOwnNamespace = (() => {
+    try {
+      return fs.readlinkSync('/proc/self/ns/net') !== fs.readlinkSync('/proc/1/ns/net');
+    } catch {
+      return false;
+    }
+  })();
 
-  const isLoopbackAddress = (address) => {
+  const staysOnThisMachine = (address) => {
     const family = net.isIP(address);
-    if (family === 4) return address.startsWith('127.');
+    if (family === 4) return address.startsWith('127.') || (inOwnNamespace && /^198\.1[89]\./.test(address));
     if (family === 6) {
       const lower = address.toLowerCase();
       return lower === '::1' || lower === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(lower);
@@ -27,7 +37,7 @@ function installGuard() {
   };
   const isLoopbackName = (hostname) => {
     const lower = String(hostname).toLowerCase().replace(/\.$/, '');
-    return lower === 'localhost' || lower.endsWith('.localhost') || isLoopbackAddress(lower.replace(/^\[|\]$/g, ''));
+    return lower === 'localhost' || lower.endsWith('.localhost') || staysOnThisMachine(lower.replace(/^\[|\]$/g, ''));
   };
   const refusal = (syscall, target) => Object.assign(
     new Error(`${syscall} ${target}: refused by the tests' loopback-only egress guard`),
@@ -50,7 +60,7 @@ function installGuard() {
   // A resolver asks only name servers on loopback (a test's own DNS server); the system's are elsewhere.
   const RESOLVE_METHODS = ['resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveTxt', 'resolveSrv', 'resolvePtr', 'resolveNaptr', 'resolveSoa', 'resolveCaa', 'reverse'];
   const serverAddress = (server) => server.replace(/^\[?([^\]]+?)\]?(:\d+)?$/, '$1');
-  const onLoopbackServers = (resolver) => resolver.getServers().every((server) => isLoopbackAddress(serverAddress(server)));
+  const onLoopbackServers = (resolver) => resolver.getServers().every((server) => staysOnThisMachine(serverAddress(server)));
   for (const Resolver of [dns.Resolver, dns.promises.Resolver]) {
     for (const method of RESOLVE_METHODS) {
       const original = Resolver.prototype[method];
@@ -65,7 +75,7 @@ function installGuard() {
       };
     }
   }
-  const systemServersOnLoopback = () => dns.getServers().every((server) => isLoopbackAddress(serverAddress(server)));
+  const systemServersOnLoopback = () => dns.getServers().every((server) => staysOnThisMachine(serverAddress(server)));
   for (const api of [dns, dns.promises]) {
     for (const method of RESOLVE_METHODS) {
       const original = api[method];
@@ -87,7 +97,7 @@ function installGuard() {
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
     const options = typeof first === 'object' && first !== null ? first : { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
     const host = options.path === undefined ? options.host : undefined;
-    if (typeof host === 'string' && net.isIP(host) && !isLoopbackAddress(host)) {
+    if (typeof host === 'string' && net.isIP(host) && !staysOnThisMachine(host)) {
       const error = refusal('connect', host);
       process.nextTick(() => this.destroy(error));
       return this;

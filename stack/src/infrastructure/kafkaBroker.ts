@@ -31,10 +31,12 @@ export interface KafkaBrokerOptions extends EnsureKafkaOptions {
   controllerPort?: number;
   /** Maximum JVM heap (default 512). */
   heapMb?: number;
+  /** The address it listens on and advertises (default 127.0.0.1; a cluster's node address inside its namespace). */
+  host?: string;
 }
 
 export interface KafkaBroker {
-  /** `127.0.0.1:<port>`, for KAFKA_BROKERS. */
+  /** `<host>:<port>`, for KAFKA_BROKERS. */
   bootstrap: string;
   port: number;
   controllerPort: number;
@@ -150,17 +152,17 @@ export async function ensureKafka(options: EnsureKafkaOptions = {}): Promise<{ l
 function previousPorts(propertiesFile: string): { port?: number; controllerPort?: number } {
   if (!fs.existsSync(propertiesFile)) return {};
   const listeners = /^listeners=(.*)$/m.exec(fs.readFileSync(propertiesFile, 'utf8'))?.[1] ?? '';
-  const portOf = (name: string) => Number(new RegExp(`${name}://127\\.0\\.0\\.1:(\\d+)`).exec(listeners)?.[1]) || undefined;
+  const portOf = (name: string) => Number(new RegExp(`${name}://[^:,]+:(\\d+)`).exec(listeners)?.[1]) || undefined;
   return { port: portOf('PLAINTEXT'), controllerPort: portOf('CONTROLLER') };
 }
 
-function serverProperties(logDir: string, port: number, controllerPort: number): string {
+function serverProperties(logDir: string, host: string, port: number, controllerPort: number): string {
   const settings: Record<string, string | number> = {
     'process.roles': 'broker,controller',
     'node.id': 1,
-    'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${port}`,
+    'controller.quorum.voters': `1@${host}:${controllerPort}`,
+    listeners: `PLAINTEXT://${host}:${port},CONTROLLER://${host}:${controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://${host}:${port}`,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
     'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
@@ -277,7 +279,7 @@ async function answers(bootstrap: string): Promise<boolean> {
 }
 
 /**
- * One Apache Kafka node in KRaft mode (broker and controller), on 127.0.0.1 only, run as `java`
+ * One Apache Kafka node in KRaft mode (broker and controller), on 127.0.0.1 only (or `host`), run as `java`
  * itself in its own process group. The storage is formatted only on the first start on dataDir.
  */
 export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBroker> {
@@ -290,7 +292,8 @@ export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBrok
   const port = options.port ?? previous.port ?? (await freePort());
   const controllerPort = options.controllerPort ?? previous.controllerPort ?? (await freePort());
   const logDir = path.join(dataDir, 'log');
-  fs.writeFileSync(propertiesFile, serverProperties(logDir, port, controllerPort));
+  const host = options.host ?? '127.0.0.1';
+  fs.writeFileSync(propertiesFile, serverProperties(logDir, host, port, controllerPort));
   fs.writeFileSync(path.join(dataDir, 'log4j2.properties'), log4jProperties(path.join(dataDir, 'broker.log')));
   const classPath = ['-cp', `${libDir}/*`];
   const jvm = jvmArgs(dataDir, options.heapMb ?? 512);
@@ -308,7 +311,7 @@ export async function startKafka(options: KafkaBrokerOptions): Promise<KafkaBrok
     // Controlled shutdown: the broker hands its partitions over and closes its logs cleanly.
     stopSignal: 'SIGTERM',
   });
-  const bootstrap = `127.0.0.1:${port}`;
+  const bootstrap = `${host}:${port}`;
   await waitUntilReady(server, `Kafka on ${bootstrap} (${dataDir})`, () => answers(bootstrap), 120_000);
   return {
     bootstrap,

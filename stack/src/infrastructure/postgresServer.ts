@@ -16,6 +16,8 @@ export interface PostgresServerOptions {
   log?: (line: string) => void;
   /** Extra server settings (`-c name=value`), e.g. `{ fsync: 'off' }` for throwaway test data only. */
   settings?: Record<string, string | number>;
+  /** Lines added to pg_hba.conf (once), e.g. password logins from a cluster's pod network. */
+  hbaLines?: string[];
 }
 
 export interface PostgresServer {
@@ -53,6 +55,7 @@ export async function startPostgres(options: PostgresServerOptions): Promise<Pos
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   if (user) assertReachable(dataDir, user);
   await initCluster(bin, dataDir, user);
+  addHbaLines(dataDir, options.hbaLines ?? []);
   if (user && fs.statSync(dataDir).uid !== user.uid) chownTree(dataDir, user);
 
   const port = options.port ?? (await freePort());
@@ -149,6 +152,13 @@ async function initCluster(bin: string, dataDir: string, user: ServerUser | unde
   });
   if (fs.existsSync(dataDir)) fs.rmdirSync(dataDir);
   fs.renameSync(staging, dataDir);
+}
+
+function addHbaLines(dataDir: string, lines: string[]): void {
+  const file = path.join(dataDir, 'pg_hba.conf');
+  const present = new Set(fs.readFileSync(file, 'utf8').split('\n').map((line) => line.trim()));
+  const missing = lines.filter((line) => !present.has(line.trim()));
+  if (missing.length) fs.appendFileSync(file, `${missing.join('\n')}\n`);
 }
 
 function socketFolder(dataDir: string, port: number, user: ServerUser | undefined): string {

@@ -29,6 +29,8 @@ export interface PrometheusServerOptions {
   ruleTimeScale?: number;
   /** Receives the server's log lines instead of `<workDir>/../prometheus.log`. */
   log?: (line: string) => void;
+  /** Lets the configuration be completed where only the caller knows it (a cluster's API server and credentials). */
+  completeConfig?: (config: Record<string, unknown> & { scrape_configs?: Array<Record<string, unknown>> }) => void;
 }
 
 export interface PrometheusServer {
@@ -104,6 +106,7 @@ export async function startPrometheus(options: PrometheusServerOptions): Promise
   for (const job of config.scrape_configs ?? []) {
     for (const sd of job.file_sd_configs ?? []) sd.files = [targetsFile];
   }
+  options.completeConfig?.(config);
   const configFile = path.join(workDir, 'prometheus.yml');
   fs.writeFileSync(configFile, stringify(config, { lineWidth: 0 }));
 

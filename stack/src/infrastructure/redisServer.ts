@@ -12,6 +12,10 @@ export interface RedisServerOptions {
   port?: number;
   /** Receives the server's log lines instead of `<dataDir>/../redis.log`. */
   log?: (line: string) => void;
+  /** Addresses it listens on (default 127.0.0.1 only); the first is the one in `url`. */
+  bind?: string[];
+  /** Required of every client (Redis refuses clients from other addresses than loopback without one). */
+  password?: string;
 }
 
 export interface RedisServer {
@@ -40,34 +44,37 @@ export async function startRedis(options: RedisServerOptions): Promise<RedisServ
   const port = options.port ?? (await freePort());
   const server = spawnServer(binary, [
     '--port', String(port),
-    '--bind', '127.0.0.1',
+    '--bind', ...(options.bind ?? ['127.0.0.1']),
     '--protected-mode', 'yes',
     '--dir', dataDir,
     '--appendonly', 'yes',
     '--save', '',
     '--daemonize', 'no',
+    ...(options.password ? ['--requirepass', options.password] : []),
   ], { cwd: dataDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, log: options.log, logFile: path.join(path.dirname(dataDir), 'redis.log'), stopSignal: 'SIGTERM' });
-  await waitUntilReady(server, `Redis on 127.0.0.1:${port} (${dataDir})`, () => pongs(port), 30_000);
+  await waitUntilReady(server, `Redis on 127.0.0.1:${port} (${dataDir})`, () => pongs(port, options.password), 30_000);
   return {
     port,
     pid: server.pid,
     exited: server.exited,
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ''}${(options.bind ?? ['127.0.0.1'])[0]}:${port}`,
     stop: () => server.stop(15_000),
   };
 }
 
-function pongs(port: number): Promise<boolean> {
+function pongs(port: number, password?: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
     let reply = '';
     const finish = (ok: boolean) => { socket.destroy(); resolve(ok); };
     socket.setTimeout(1000, () => finish(false));
     socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write(password ? `AUTH ${password}\r\nPING\r\n` : 'PING\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString();
-      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+      // With a password the AUTH's +OK comes first.
+      const lines = reply.split('\r\n').filter(Boolean);
+      if (lines.length >= (password ? 2 : 1)) finish(lines.at(-1)!.startsWith('+PONG'));
     });
   });
 }

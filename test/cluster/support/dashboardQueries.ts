@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { DASHBOARDS } from '../../../deploy/grafana/dashboards.ts';
 import { REPO_ROOT } from '../../../deploy/workspaceServices.ts';
 
 export interface Query { where: string; expr: string }
@@ -20,4 +21,17 @@ export function dashboardQueries(): Query[] {
 export function ruleQueries(): Query[] {
   const rules = parse(fs.readFileSync(path.join(REPO_ROOT, 'deploy/prometheus/alerts.yaml'), 'utf8'));
   return rules.groups.flatMap((g: any) => g.rules.map((r: any) => ({ where: `alert ${r.alert}`, expr: r.expr })));
+}
+
+/** What Grafana puts for $__rate_interval at a short scrape interval and time range. */
+const RATE_INTERVAL = '1m';
+
+/** Each Grafana panel target as Grafana sends it to Prometheus, its variables filled in ("All" services). */
+export function panelQueries(): Array<Query & { instant: boolean }> {
+  return Object.entries(DASHBOARDS).flatMap(([file, dashboard]) => (dashboard.panels as Array<{ title: string; targets: Array<{ expr: string; instant?: boolean; refId: string }> }>)
+    .flatMap((panel) => panel.targets.map((target) => ({
+      where: `${file} "${panel.title}" ${target.refId}`,
+      expr: target.expr.replaceAll('$__rate_interval', RATE_INTERVAL).replaceAll('$service', '.+'),
+      instant: Boolean(target.instant),
+    }))));
 }

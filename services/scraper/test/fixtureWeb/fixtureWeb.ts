@@ -45,6 +45,8 @@ export interface FixtureWebOptions {
   uniformSites?: boolean;
   /** Places per geocoded area ("area-N" locations); unset: every location finds every place. */
   placesPerArea?: number;
+  /** The address it listens on, in its URLs (default 127.0.0.1; a cluster's node address inside its namespace). */
+  host?: string;
 }
 
 export interface FixtureWeb {
@@ -75,8 +77,8 @@ export const PUBLIC_LOOKING_ADDRESS = '93.184.215.14';
 export type FixtureWebAddress = Pick<FixtureWeb, 'port' | 'origin' | 'urls' | 'loopbackLookup' | 'publicLookup' | 'route'>;
 
 /** The address of a fixture web listening on `port` (also one started by another process). */
-export function fixtureWebAt(port: number, proxyCredentials?: { username: string; password: string }): FixtureWebAddress {
-  const origin = `http://127.0.0.1:${port}`;
+export function fixtureWebAt(port: number, proxyCredentials?: { username: string; password: string }, host = '127.0.0.1'): FixtureWebAddress {
+  const origin = `http://${host}:${port}`;
   const isFixtureHost = (hostname: string) => hostname.endsWith('.fixture.test');
   const lookupWith = (address: string): HostLookup => async (hostname) => {
     if (!isFixtureHost(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
@@ -92,12 +94,12 @@ export function fixtureWebAt(port: number, proxyCredentials?: { username: string
       googlePlaces: `${origin}/google`,
       decodoScraper: `${origin}/decodo-scraper`,
       decodoApi: `${origin}/decodo-api`,
-      proxy: `http://${credentials}127.0.0.1:${port}`,
+      proxy: `http://${credentials}${host}:${port}`,
       proxyCheck: 'http://ip-check.fixture.test/json',
     },
-    loopbackLookup: lookupWith('127.0.0.1'),
+    loopbackLookup: lookupWith(host),
     publicLookup: lookupWith(PUBLIC_LOOKING_ADDRESS),
-    route: () => ({ host: '127.0.0.1', port }),
+    route: () => ({ host, port }),
   };
 }
 
@@ -105,6 +107,7 @@ export function fixtureWebAt(port: number, proxyCredentials?: { username: string
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<FixtureWeb> {
+  const listenHost = options.host ?? '127.0.0.1';
   const sites = generateBusinessSites(options.sites ?? 50, options.uniformSites);
   const siteByHost = new Map(sites.map((site) => [site.host, site]));
   const realSites = options.includeRealSites ? loadRealSiteHosts() : [];
@@ -264,7 +267,7 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
     if (latency) await sleep(latency);
     const key = `${host} ${url.pathname}`;
     try {
-      if (host === '127.0.0.1' || host === 'localhost') {
+      if (host === '127.0.0.1' || host === 'localhost' || host === listenHost) {
         if (url.pathname === '/') return html(res, '<h1>fixture web</h1>');
         return await providerApi(req, res, url);
       }
@@ -309,7 +312,7 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
       return;
     }
     proxied.connects++;
-    const upstream = net.connect(port, '127.0.0.1', () => {
+    const upstream = net.connect(port, listenHost, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(socket);
@@ -319,10 +322,10 @@ export async function startFixtureWeb(options: FixtureWebOptions = {}): Promise<
     socket.on('error', () => upstream.destroy());
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, listenHost, resolve));
   port = (server.address() as AddressInfo).port;
   return {
-    ...fixtureWebAt(port, options.proxyCredentials),
+    ...fixtureWebAt(port, options.proxyCredentials, listenHost),
     sites,
     realSites,
     places,

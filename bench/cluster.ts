@@ -1,0 +1,113 @@
+// The single-node Kubernetes cluster of `npm run cluster:up` on this machine:
+//  - cached cluster:up (the toolchain built, a fresh data folder) to every pod Ready, and a second
+//    cluster:up on the running cluster (what a configuration change costs);
+//  - a 50-lead search through the cluster's gateway, and the same search on `start:distributed`
+//    (the fixture web at the same latency, each product alone on the machine), as a ratio;
+//  - the scraper from its minimum to more replicas after a burst of searches starts (KEDA);
+//  - cluster:down.
+// With BENCH_CLUSTER_COLD=1 it first builds the whole toolchain into an empty cache folder (the cold
+// figure: tens of minutes here). Prints its figures and writes bench/results/cluster.*.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFixtureWebProcess } from '../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
+import { readFeed } from '../services/leads/test/support/feedReader.ts';
+import { clusterCommand, kubectlRunner, readClusterInfo } from '../test/cluster/support/clusterCommands.ts';
+import { apiClient, bearer } from '../test/support/api.ts';
+import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
+import { freePort } from '../stack/src/freePort.ts';
+import { reportFigures } from './benchResults.ts';
+
+const LEADS = 50;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
+const ADMIN = 'bench-admin@example.com';
+const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
+
+/** Registers a searcher with enough credits (an admin grant), and times one streamed search of LEADS leads. */
+async function timedSearch(url: string, location: string): Promise<{ seconds: number; leads: number }> {
+  const api = apiClient(url);
+  const admin = await api('POST', '/api/auth/login', { email: ADMIN, password: 'secret123' });
+  const adminAuth = bearer(admin.body.access_token);
+  const user = await api('POST', '/api/auth/register', { name: 'Bench Searcher', email: `bench-${Date.now()}@example.com`, password: 'secret123' });
+  const granted = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: LEADS * 2 }, adminAuth);
+  if (granted.status !== 200) throw new Error(`update-credits: ${granted.status} ${JSON.stringify(granted.body)}`);
+  const auth = bearer(user.body.access_token);
+  const started = performance.now();
+  const search = await api('POST', '/api/lead-searches', { industry: 'Dentists', location, quantity: LEADS }, auth);
+  const { messages } = await readFeed(`${url}/api/lead-searches/${search.body.id}/events`, auth, { until: (m) => m.event === 'finished', timeoutMs: 600_000 });
+  return { seconds: seconds(started), leads: messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads).length };
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-cluster-'));
+fs.chmodSync(dataDir, 0o755);
+const cacheDir = process.env.BENCH_CLUSTER_COLD ? fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-cold-cache-')) : undefined;
+const env: NodeJS.ProcessEnv = {
+  ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), ADMIN_EMAILS: ADMIN, AUTH_REGISTER_PER_IP_PER_HOUR: '100000',
+  ...(cacheDir ? { LEADFORGE_CACHE_DIR: cacheDir } : {}),
+};
+const figures: Record<string, unknown> = { latencyMs: LATENCY_MS, leads: LEADS, cores: os.cpus().length };
+
+try {
+  let started = performance.now();
+  const first = await clusterCommand('up', env);
+  figures[cacheDir ? 'coldUpSeconds' : 'cachedUpSeconds'] = seconds(started);
+  console.log(`cluster:up (${cacheDir ? 'cold: toolchain built' : 'toolchain cached'}, fresh data folder): every pod Ready in ${first.seconds.toFixed(0)} s`);
+  const info = readClusterInfo(dataDir);
+  const kubectl = kubectlRunner(info);
+
+  const web = await startFixtureWebProcess({ sites: LEADS * 4, uniformSites: true, latencyMs: LATENCY_MS, host: info.node_ip }, { netns: info.netns });
+  const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
+  const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
+  await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
+  const providerEnv = { PLACES_SOURCES: 'osm', NOMINATIM_URL: web.urls.nominatim, OVERPASS_URL: web.urls.overpass, DECODO_PROXY_URL: web.urls.proxy, SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true', SCRAPER_PER_HOST_DELAY_MS: '0' };
+  started = performance.now();
+  await clusterCommand('up', { ...env, ...providerEnv });
+  figures.reconfigureSeconds = seconds(started);
+  console.log(`cluster:up again with provider variables (helm upgrade, every Deployment rolled): ${figures.reconfigureSeconds} s`);
+
+  const api = apiClient(info.gateway);
+  await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
+  await timedSearch(info.gateway, 'Warm-up');
+  const inCluster = await timedSearch(info.gateway, 'Cluster');
+  figures.clusterSearch = inCluster;
+  console.log(`${LEADS}-lead search through the cluster: ${inCluster.leads} leads in ${inCluster.seconds} s`);
+
+  // The burst: searches at once, and how long until KEDA has added scraper replicas.
+  const scraper = async () => JSON.parse(await kubectl(['get', 'deployment', 'scraper', '-n', 'leadforge', '-o', 'json'])).spec.replicas as number;
+  const min = await scraper();
+  const burstStarted = performance.now();
+  const burst = Promise.all(Array.from({ length: 12 }, (_, i) => timedSearch(info.gateway, `Burst ${i}`)));
+  let scaledTo = min;
+  while (scaledTo <= min && performance.now() - burstStarted < 300_000) {
+    await new Promise((r) => setTimeout(r, 1000));
+    scaledTo = await scraper();
+  }
+  figures.scaleUp = { from: min, to: scaledTo, seconds: seconds(burstStarted) };
+  console.log(`scraper ${min} -> ${scaledTo} replicas ${seconds(burstStarted)} s after a burst of 12 searches started`);
+  await burst;
+
+  started = performance.now();
+  await clusterCommand('down', env);
+  figures.downSeconds = seconds(started);
+  web.stop();
+
+  // The same search on the production shape without Kubernetes, alone on the machine.
+  const distWeb = await startFixtureWebProcess({ sites: LEADS * 4, uniformSites: true, latencyMs: LATENCY_MS });
+  const stack = await startDistributedStack({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-dist-')), env: { ADMIN_EMAILS: ADMIN, AUTH_REGISTER_PER_IP_PER_HOUR: '100000', ...fixtureWebEnv(distWeb.urls), SCRAPER_PER_HOST_DELAY_MS: '0', LOG_LEVEL: 'warn' } });
+  try {
+    await apiClient(stack.url)('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
+    await timedSearch(stack.url, 'Warm-up');
+    figures.distributedSearch = await timedSearch(stack.url, 'Distributed');
+  } finally {
+    await stack.stop();
+    distWeb.stop();
+  }
+  const ratio = Math.round((inCluster.seconds / (figures.distributedSearch as { seconds: number }).seconds) * 100) / 100;
+  figures.clusterToDistributedRatio = ratio;
+  console.log(`the same search on start:distributed: ${(figures.distributedSearch as { seconds: number }).seconds} s (cluster / distributed = ${ratio})`);
+  reportFigures('cluster', figures);
+} finally {
+  if (fs.existsSync(path.join(dataDir, 'cluster', 'daemon.json'))) await clusterCommand('down', env).catch(() => undefined);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (cacheDir) fs.rmSync(cacheDir, { recursive: true, force: true });
+}

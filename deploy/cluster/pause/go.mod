@@ -1,0 +1,3 @@
+module leadforge.local/pause
+
+go 1.24.0
