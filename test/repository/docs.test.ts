@@ -1,34 +1,21 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorsOf, brokenLinks } from './markdownLinks.ts';
+import { repositoryView, trackedFiles } from './referenceRules.ts';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
-
-/** The tracked markdown files, as a clone has them (a file deleted in the working tree is left out). */
-function trackedFiles(): string[] | undefined {
-  const listing = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
-  if (listing.status !== 0) return undefined;
-  return listing.stdout.split('\0').filter((file) => file && fs.existsSync(path.join(ROOT, file)));
-}
-
-const files = trackedFiles();
+const files = trackedFiles(ROOT);
 const lineCount = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8').trimEnd().split('\n').length;
 
 describe.skipIf(!files)(`the docs${files ? '' : ' (skipped: not a git checkout; run it in a clone)'}`, () => {
-  const tracked = new Set(files);
-  const folders = new Set([...tracked].flatMap((file) => {
-    const dirs: string[] = [];
-    for (let dir = path.posix.dirname(file); dir !== '.'; dir = path.posix.dirname(dir)) dirs.push(dir);
-    return dirs;
-  }));
-  const read = (file: string) => (tracked.has(file) ? fs.readFileSync(path.join(ROOT, file), 'utf8') : undefined);
+  const repo = repositoryView(files ?? []);
+  const read = (file: string) => (repo.files.has(file) ? fs.readFileSync(path.join(ROOT, file), 'utf8') : undefined);
 
   it('link only to files the repository has, and to headings their pages have', () => {
-    const broken = [...tracked]
-      .filter((file) => file.endsWith('.md') && !file.includes('/fixtures/real-sites/'))
-      .flatMap((file) => brokenLinks(file, read(file)!, read, (dir) => folders.has(dir)).map((target) => `${file}: ${target}`));
+    const broken = [...repo.files]
+      .filter((file) => file.endsWith('.md'))
+      .flatMap((file) => brokenLinks(file, read(file)!, read, (dir) => repo.folders.has(dir)).map((target) => `${file}: ${target}`));
     expect(broken).toEqual([]);
   });
 
