@@ -1,4 +1,4 @@
-// The architecture's import rules (docs/architecture.md, "Shape"), checked by dependency-cruiser:
+// The architecture's import rules (docs/architecture.md, "Structure"), checked by dependency-cruiser:
 // `npm run lint` and `npm test` run it as `depcruise --config .dependency-cruiser.cjs <folders>`.
 // Paths are from the repository root; workspace packages (@leadforge/*) resolve to their sources.
 

@@ -30,7 +30,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...SERVER_TEST_FILES],
           // A worker runs these files one after another in one process and keeps the modules they
           // loaded (fastify, the kit, each service, the embedded-database template): each makes its own
-          // services and databases. docs/architecture.md has the figures.
+          // services and databases. bench/results/testRun.md has the figures.
           isolate: false,
         },
       },
@@ -42,7 +42,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...MODULE_REPLACING_TEST_FILES],
           // Each starts products, brokers, browsers or servers of its own, and stops them; a worker keeps
           // the modules loaded from one file to the next (the stack, Playwright, the test support), which
-          // each isolated file loaded again: about a tenth of test/system's CPU (docs/architecture.md).
+          // each isolated file loaded again: about a tenth of test/system's CPU (bench/results/testRun.md).
           isolate: false,
         },
       },

@@ -3,7 +3,7 @@
 // (POST /api/generate-leads, which answers when the search has ended): delivered / requested,
 // provider requests (Nominatim, Overpass, Google) per delivered lead, delivered leads outside the
 // city's boundary, the overlap of the two runs' businesses and the wall time; then the small town.
-// Sources: PLACES_SOURCES (default "osm,google"); BENCH_LABEL names the results file's figures.
+// Sources: PLACES_SOURCES (default "osm,google"); BENCH_LABEL labels the run in its record.
 // Targets: 200 of 200, 0 outside, <= 0.15 provider requests per lead, >= 95% overlap.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -76,7 +76,7 @@ figures.small_town_100 = {
   wall_ms: town.wallMs,
   coverage: town.coverage,
 };
-reportFigures(`coverage-${process.env.BENCH_LABEL ?? sources.replace(/,/g, '+')}`, figures);
+reportFigures('coverage', process.env.BENCH_LABEL ? { label: process.env.BENCH_LABEL, ...figures } : figures);
 await product.close();
 await world.close();
 served.kill('SIGTERM');

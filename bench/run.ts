@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark in bench/ (each a standalone script that prints its figures
-// and writes them to bench/results/<name>.json), one after another so they do not disturb each other.
+// and adds them to bench/results/<name>.md), one after another so they do not disturb each other.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

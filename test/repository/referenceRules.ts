@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { linkTargetsOf } from './markdownLinks.ts';
 
 /**
  * What a tracked file may refer to, so that a clone of the repository, with nothing beside it, is all
@@ -23,6 +26,13 @@ export interface RepositoryView {
   files: ReadonlySet<string>;
   /** Every folder that holds a tracked file, relative to the root (no trailing `/`). */
   folders: ReadonlySet<string>;
+}
+
+/** What a clone of `root` holds: the tracked files (a file deleted in the working tree is left out). */
+export function trackedFiles(root: string): string[] | undefined {
+  const listing = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
+  if (listing.status !== 0) return undefined;
+  return listing.stdout.split('\0').filter((file) => file && fs.existsSync(path.join(root, file)));
 }
 
 export function repositoryView(files: readonly string[]): RepositoryView {
@@ -60,11 +70,7 @@ const isCopiedMaterial = (file: string): boolean => /(^|\/)test\/fixtures\//.tes
 /** Rule 3a: markdown links of a .md file whose target the repository does not have. */
 export function missingLinkTargets(file: string, text: string, repo: RepositoryView): string[] {
   if (!file.endsWith('.md')) return [];
-  const targets = [
-    ...[...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]),
-    ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((match) => match[1]),
-  ];
-  return targets.filter((target) => {
+  return linkTargetsOf(text).filter((target) => {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) return false;
     const bare = decodeURI(target.split('#')[0].split('?')[0]);
     const resolved = bare.startsWith('/')

@@ -4,7 +4,7 @@
 // (TurboFan, for JavaScript and for the embedded databases' WebAssembly) spent about 3 s of the 11.5 s of
 // CPU a start and stop cost here, on code that then ran a few more times before the process ended. With
 // tier-up budgets ten times V8's, code that stays hot is still optimised, and a start and stop costs
-// 8.5 s (docs/architecture.md has the figures). Tests only: the product runs with V8's own budgets.
+// 8.5 s (bench/results/testRun.md has the figures). Tests only: the product runs with V8's own budgets.
 import v8 from 'node:v8';
 
 const LATER = 10;

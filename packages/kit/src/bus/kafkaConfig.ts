@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { SASLOptions } from 'kafkajs';
 import { ConfigError, readBool, readInt, readVar } from '../environment.ts';
 
-/** How the services reach Kafka, from `KAFKA_*` variables (see the README's configuration table). */
+/** How the services reach Kafka, from `KAFKA_*` variables (docs/configuration.md). */
 export interface KafkaConfig {
   brokers: string[];
   /** `${KAFKA_CLIENT_ID}-${service}`, so the broker's logs and quotas tell the services apart. */

@@ -8,7 +8,7 @@ import { extractClusterArchive } from './clusterArchive.ts';
  * PostgreSQL's default shared_buffers (128 MB) is what made each embedded engine hold ~170 MB
  * resident: a service's working set is a few MB and its files stay in the OS page cache anyway.
  * An engine is one single-user backend, so shared memory sized for 100 connections is waste too.
- * With these an engine costs ~35 MB past the first (docs/decisions.md, "Local mode's memory").
+ * With these an engine costs ~35 MB past the first (bench/results/startup.md).
  */
 export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'temp_buffers=1MB', '-c', 'max_connections=4'];
 

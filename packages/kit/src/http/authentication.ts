@@ -48,7 +48,7 @@ export interface AuthenticationOptions {
  * Verifies access tokens on every request that asks for it. A token outlives what it says, so a
  * user's role, status and session generation are re-read from their owner on every request: once
  * auth has answered a deletion, a deactivation, a demotion or a password change, no later request
- * gets through on an older token (docs/decisions.md says what the read costs).
+ * gets through on an older token (bench/results/userStanding.md has what the read costs).
  */
 export async function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): Promise<void> {
   const getJwks = options.jwksBaseUrl ? buildGetJwks({ max: 20, ttl: 10 * 60 * 1000 }) : undefined;

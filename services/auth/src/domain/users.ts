@@ -83,7 +83,7 @@ export async function findUser(db: Db, id: string): Promise<UserRow | undefined>
 
 /**
  * What every service checks a token against, read on every signed-in request: only the three
- * columns it needs (half the cost of the whole row on the embedded engine, docs/decisions.md).
+ * columns it needs (half the cost of the whole row on the embedded engine, bench/results/userStanding.md).
  */
 export async function findStanding(db: Db, id: string): Promise<Pick<UserRow, 'role' | 'status' | 'session_generation'> | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
