@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { MODULE_REPLACING_TEST_FILES, SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './scripts/testTiers.mjs';
+import { CLUSTER_TEST_FILES, MODULE_REPLACING_TEST_FILES, SERVER_TEST_FILES, WORKSPACE_TEST_FOLDERS } from './scripts/testTiers.mjs';
 import { HeavyFirstSequencer } from './test/support/heavyFirstSequencer.ts';
 
 const workspaceTests = WORKSPACE_TEST_FOLDERS.flatMap((folder) => [`${folder}/**/*.test.ts`, `${folder}/**/*.test.tsx`]);
@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'product',
           include: ['test/**/*.test.ts', ...SERVER_TEST_FILES],
-          exclude: ['**/node_modules/**', ...MODULE_REPLACING_TEST_FILES],
+          exclude: ['**/node_modules/**', ...MODULE_REPLACING_TEST_FILES, ...CLUSTER_TEST_FILES],
           // Each starts products, brokers, browsers or servers of its own, and stops them; a worker keeps
           // the modules loaded from one file to the next (the stack, Playwright, the test support), which
           // each isolated file loaded again: about a tenth of test/system's CPU (bench/results/testRun.md).
@@ -52,6 +52,15 @@ export default defineConfig({
           name: 'isolated',
           include: MODULE_REPLACING_TEST_FILES,
           isolate: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // A whole Kubernetes cluster with the product on it: `npm test` runs it after the others,
+          // alone on the machine (scripts/test.mjs).
+          name: 'cluster',
+          include: CLUSTER_TEST_FILES,
         },
       },
     ],

@@ -22,3 +22,9 @@ export const SERVER_TEST_FILES = [
  * modules an earlier file loaded would hand them the real one.
  */
 export const MODULE_REPLACING_TEST_FILES = ['packages/kit/test/bus.kafka.pacing.test.ts'];
+
+/**
+ * Tests on a real Kubernetes cluster this machine builds (npm run cluster:up): run after every other
+ * test, alone, since the cluster and its pods want both cores for the minutes they run.
+ */
+export const CLUSTER_TEST_FILES = ['test/cluster/kubernetes.test.ts'];

@@ -40,6 +40,21 @@ export const EDGE_RATE_LIMITS: Record<string, { burst: number; perSecond: number
 /** Upstream timeouts: ordinary calls, and long lead searches and SSE streams (no overall limit, idle cap). */
 export const TIMEOUTS = { route: '30s', streamingIdle: '900s', connect: '2s', streamIdle: '300s', requestHeaders: '10s' };
 
+/**
+ * Retries at the edge, for the moments an upstream goes away under a request (a pod replaced by a
+ * rolling upgrade closes the connection Envoy was about to use): any request whose connection failed
+ * or was refused before it was sent, and a read (GET, HEAD) also when the connection was reset before
+ * a response began. A write that may have reached the service is never sent twice.
+ */
+export function retryPolicy(method: string): Json {
+  const idempotent = method === 'GET' || method === 'HEAD';
+  return {
+    retry_on: idempotent ? 'connect-failure,refused-stream,reset' : 'connect-failure,refused-stream',
+    num_retries: 2,
+    retry_back_off: { base_interval: '0.1s', max_interval: '1s' },
+  };
+}
+
 type Json = Record<string, unknown>;
 
 export interface Upstream { host: string; port: number }
@@ -180,6 +195,7 @@ function apiRoute(route: RouteEntry): Json & { match: { headers: Json[] }; typed
     route: {
       cluster: route.service,
       ...(route.streaming ? { timeout: '0s', idle_timeout: TIMEOUTS.streamingIdle } : { timeout: TIMEOUTS.route }),
+      retry_policy: retryPolicy(route.method),
     },
     typed_per_filter_config: perFilter,
   };
@@ -207,7 +223,7 @@ export function routes(table: readonly RouteEntry[] = ROUTES): Json[] {
     notFound({ prefix: '/internal' }),
     notFound({ prefix: '/.well-known/' }),
     notFound({ prefix: '/metrics' }),
-    { name: 'web app', match: { prefix: '/' }, route: { cluster: WEB_CLUSTER, timeout: TIMEOUTS.route } },
+    { name: 'web app', match: { prefix: '/' }, route: { cluster: WEB_CLUSTER, timeout: TIMEOUTS.route, retry_policy: retryPolicy('GET') } },
   ];
 }
 

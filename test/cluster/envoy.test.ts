@@ -99,6 +99,19 @@ describe('Envoy gateway config (gateway/envoy/envoy.yaml)', () => {
     }
   });
 
+  it('retries a request whose upstream connection failed before it was sent, and a read (GET, HEAD) also after a reset; never a write that may have arrived', () => {
+    const routes = publicRoutes(committed());
+    for (const entry of ROUTES) {
+      const hit = firstMatch(routes, entry.method, concrete(entry.path));
+      const retryOn = String(hit.route.retry_policy.retry_on).split(',').sort();
+      expect({ route: routeName(entry), retryOn }).toEqual({
+        route: routeName(entry),
+        retryOn: entry.method === 'GET' ? ['connect-failure', 'refused-stream', 'reset'] : ['connect-failure', 'refused-stream'],
+      });
+    }
+    expect(firstMatch(routes, 'GET', '/pricing')?.route?.retry_policy?.retry_on).toContain('reset');
+  });
+
   it('never routes /internal, /.well-known or /metrics, and answers unknown /api paths with 404 and wrong methods with 405', () => {
     const routes = publicRoutes(committed());
     const internal = ['/internal', '/internal/', '/internal/users/u1/standing', ...internalPathsInCode().map(concrete)];

@@ -181,7 +181,7 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
     const finished = messages.find((m) => m.event === 'finished')!;
     const leads = messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads);
     expect(finished.data.status).toBe('completed');
-    expect(new Set(leads.map((l: { id: string }) => l.id)).size).toBe(leads.length);
+    expect(new Set(leads.map((l: { place_id: string }) => l.place_id)).size).toBe(leads.length);
     expect(leads.length).toBeGreaterThan(0);
     const after = await waitFor(() => balance(user.auth), { until: (b) => b === before - leads.length, timeoutMs: 60_000, what: 'credits equal to the leads' });
     expect(before - after).toBe(leads.length);

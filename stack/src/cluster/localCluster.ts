@@ -201,13 +201,20 @@ export async function installRelease(paths: ClusterPaths, env: NodeJS.ProcessEnv
   ]);
 }
 
+/** Everything a cluster runs that is built here, built unless cached (`npm run cluster:build`; skaffold only when asked). */
+export async function buildToolchain(env: NodeJS.ProcessEnv, options: { skaffold?: boolean } = {}): Promise<void> {
+  const paths = clusterPaths(env);
+  await ensureDebianPackages(log);
+  const tools = ['kubernetes', 'helm', 'coredns', 'metrics-server', 'keda', ...(options.skaffold ? ['skaffold'] as const : [])] as const;
+  for (const tool of tools) await buildGoTool(tool, { cacheDir: paths.cacheDir, log });
+  await buildPause({ cacheDir: paths.cacheDir, log });
+}
+
 export async function clusterUp(env: NodeJS.ProcessEnv = process.env): Promise<ClusterInfo> {
   const started = Date.now();
   const paths = clusterPaths(env);
   log(`cluster: ${paths.dataDir}`);
-  await ensureDebianPackages(log);
-  for (const tool of ['kubernetes', 'helm', 'coredns', 'metrics-server', 'keda'] as const) await buildGoTool(tool, { cacheDir: paths.cacheDir, log });
-  await buildPause({ cacheDir: paths.cacheDir, log });
+  await buildToolchain(env);
 
   const state = await ensureNode(paths, env);
   log(`  node ready (${elapsed(started)})`);
