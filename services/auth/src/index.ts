@@ -9,8 +9,8 @@ import { apiKeyRoutes } from './routes/apiKeyRoutes.ts';
 import { apiDocsRoutes } from './routes/apiDocsRoutes.ts';
 import { verifyApiKey } from './domain/apiKeys.ts';
 import { startMailSender } from './mail/mailOutbox.ts';
-import { startReceiptConsumer } from './mail/receiptConsumer.ts';
-import { startSearchReadyConsumer } from './mail/searchReadyConsumer.ts';
+import { startReceiptConsumer } from './events/receiptConsumer.ts';
+import { startSearchReadyConsumer } from './events/searchReadyConsumer.ts';
 import { findStanding, promoteAdmins } from './domain/users.ts';
 
 const runtimeOf = perService(buildRuntime);

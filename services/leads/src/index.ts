@@ -1,6 +1,6 @@
 import type { ServiceDefinition } from '@leadforge/kit';
 import { perService } from '@leadforge/kit';
-import { buildRuntime } from './leadsRuntime.ts';
+import { buildRuntime } from './runtime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';

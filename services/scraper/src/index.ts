@@ -2,8 +2,8 @@ import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
 import { perService } from '@leadforge/kit';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
-import { startSearchConsumer } from './jobs/searchConsumer.ts';
-import { startAccountErasureConsumer } from './jobs/accountErasureConsumer.ts';
+import { startSearchConsumer } from './events/searchConsumer.ts';
+import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
 import { buildRuntime, type ScraperHooks, type ScraperRuntime } from './runtime.ts';
 
 export type { ScraperHooks, ScraperRuntime };

@@ -4,9 +4,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresConfigured, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
 import { loadScraperConfig } from '../src/config.ts';
-import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
-import { claimJob, readJob, renewLease } from '../src/jobs/jobStore.ts';
-import { SearchRun } from '../src/jobs/searchRun.ts';
+import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
+import { claimJob, readJob, renewLease } from '../src/search/jobStore.ts';
+import { SearchRun } from '../src/search/searchRun.ts';
 import { placesSearchFor } from '../src/places/placesSearchFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './support/scraperUnderTest.ts';
@@ -91,7 +91,7 @@ for (const kind of kinds) {
       const job = (await claimJob(db, { owner: 'stalled-worker' }, 60_000))!;
       expect(job.search_id).toBe('fenced');
       const { OutboundClient } = await import('../src/outbound/outboundClient.ts');
-      const { memoryProxyQuota } = await import('../src/quota/proxyQuota.ts');
+      const { memoryProxyQuota } = await import('../src/outbound/proxyQuota.ts');
       const client = new OutboundClient({
         userAgent: config.userAgent, allowPrivateNetworks: true, lookup: web.loopbackLookup, route: web.route, ...config.http,
         quota: memoryProxyQuota(), usage: { record: () => undefined },

@@ -2,8 +2,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
 import { loadScraperConfig } from '../src/config.ts';
-import { readJob } from '../src/jobs/jobStore.ts';
-import { JobWorker } from '../src/jobs/jobWorker.ts';
+import { readJob } from '../src/search/jobStore.ts';
+import { JobWorker } from '../src/search/jobWorker.ts';
 import { MIGRATIONS_DIR, requestSearch, waitFor } from './support/replicas.ts';
 
 describe('a scraper replica stopping', () => {

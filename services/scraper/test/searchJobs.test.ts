@@ -3,7 +3,7 @@ import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
 import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
 import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
 import { businessKeysOf } from '@leadforge/kit/businessKeys.ts';
-import { createNominatimGeocoder } from '../src/domain/places/nominatimGeocoder.ts';
+import { createNominatimGeocoder } from '../src/places/nominatimGeocoder.ts';
 import { geocodeStoreOf } from '../src/places/geocodeStore.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';

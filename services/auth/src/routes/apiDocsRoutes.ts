@@ -6,7 +6,7 @@ import { notFound } from '@leadforge/kit';
 import { ErrorBody } from '@leadforge/contracts';
 import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 import { Type } from 'typebox';
-import { DOCS_PAGE, DOCS_START_SCRIPT } from '../openapi/docsPage.ts';
+import { DOCS_PAGE, DOCS_START_SCRIPT } from './apiDocsPage.ts';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const DOCS_FILES: Record<string, { type: string; body: () => Buffer | string }> = {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit';
 import { backoffWithJitter, emitEvent, paymentRequired } from '@leadforge/kit';
 import { insufficientCreditsDetail } from '@leadforge/contracts';
-import { creditsMoved } from '../billingMetrics.ts';
+import { creditsMoved } from '../metrics.ts';
 
 export type Trx = Knex.Transaction;
 

@@ -1,6 +1,6 @@
 import type { Db, ServiceContext } from '@leadforge/kit';
 import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit';
-import { webhooksTotal } from '../billingMetrics.ts';
+import { webhooksTotal } from '../metrics.ts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderUnavailable, centsOf, type OrderView, type PaymentProvider, type WebhookDelivery } from '../payments/paymentProvider.ts';
 import { UUID, findPurchase, markFailed, recordCapture, type PurchaseRow } from './purchases.ts';

@@ -3,7 +3,7 @@ import type { Db } from '@leadforge/kit';
 import { emitEvent } from '@leadforge/kit';
 import type { PaymentProvider } from '../payments/paymentProvider.ts';
 import type { RefundResponse } from '@leadforge/contracts';
-import { purchasesTotal } from '../billingMetrics.ts';
+import { purchasesTotal } from '../metrics.ts';
 import { appendEntry, inTransaction, lockBalance } from './ledger.ts';
 import { dollars, isAmountMismatch, type PurchaseRow } from './purchases.ts';
 

@@ -1,5 +1,5 @@
 import { backoffWithJitter } from '@leadforge/kit';
-import { paypalCalls } from '../billingMetrics.ts';
+import { paypalCalls } from '../metrics.ts';
 import { ProviderRefused, ProviderUnavailable } from './paymentProvider.ts';
 
 export interface PaypalCredentials {

@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { HttpError, emitEvent, serviceUnavailable, tooManyRequests, type Db, type OutboxRelay } from '@leadforge/kit';
 import { tooManyRunningSearchesDetail, type GenerateLeadsRequest } from '@leadforge/contracts';
 import type { CreditHolds } from './creditHolds.ts';
-import { searchesTotal } from '../leadsMetrics.ts';
+import { searchesTotal } from '../metrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import { lockSearch, type SearchRow } from './searchRecord.ts';
 import { engineAskFor } from './ownedBusinesses.ts';

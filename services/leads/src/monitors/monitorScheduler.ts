@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HttpError, LeasedQueue, type Db } from '@leadforge/kit';
-import type { MonitorsConfig } from '../leadsConfig.ts';
+import type { MonitorsConfig } from '../config.ts';
 import { attemptAtFor, nextDueAfter, type MonitorRow } from './monitorRecord.ts';
 import { startMonitorRun, type RunStartDeps } from './monitorRunStart.ts';
 

@@ -4,7 +4,7 @@ import type { App } from '@leadforge/kit';
 import { notFound, principalOf } from '@leadforge/kit';
 import { LEADS_EXPORT_COLUMNS, exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';
 import { findOwnSearch } from '../domain/searchRecord.ts';

@@ -2,7 +2,7 @@ import { Readable, pipeline, PassThrough } from 'node:stream';
 import type { App, Db } from '@leadforge/kit';
 import { notFound, principalOf } from '@leadforge/kit';
 import { exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';
 import { toLead } from '../domain/leadRows.ts';
 import { findOwnSearch, statsOf, toSummary, type SearchRow } from '../domain/searchRecord.ts';

@@ -4,7 +4,7 @@ import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/k
 import {
   CreateMonitorRequest, ErrorBody, Monitor, MonitorDetail, MonitorId, MonitorList, MonitorRunList, MonitorRunStarted, UpdateMonitorRequest,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import {
   MAX_MONITORS_PER_USER, attemptAtFor, createMonitor, findOwnMonitor, nextDueAfter, periodOf, runsOf, toMonitor, toRun, type MonitorRow,

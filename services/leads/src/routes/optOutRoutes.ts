@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '@leadforge/kit';
 import { rateLimited } from '@leadforge/kit';
 import { ErrorBody, OptOutRequest, OptOutResponse } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { requestOptOut } from '../domain/optOuts.ts';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@ import type { App } from '@leadforge/kit';
 import { badRequest, notFound, principalOf } from '@leadforge/kit';
 import { LeadSearchId } from '@leadforge/contracts';
 import { Type } from 'typebox';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { feedAfter } from '../domain/searchFeed.ts';
 import { findOwnSearch, findSearch } from '../domain/searchRecord.ts';
 

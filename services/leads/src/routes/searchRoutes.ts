@@ -4,7 +4,7 @@ import { badRequest, conflict, emitEvent, notFound, principalOf } from '@leadfor
 import {
   ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { allLeads } from '../domain/leadRows.ts';
 import { afterCommit } from '../domain/searchFeed.ts';
 import { endSearch } from '../domain/searchOutcome.ts';

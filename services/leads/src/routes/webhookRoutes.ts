@@ -4,7 +4,7 @@ import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/k
 import {
   CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import { MAX_PENDING_TESTS, listAttempts, pendingTestDeliveries, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LeasedQueue, type Db } from '@leadforge/kit';
 import { guardedConnector } from '@leadforge/kit/outbound/guardedConnector.ts';
 import { systemLookup } from '@leadforge/kit/outbound/networkGuard.ts';
-import type { WebhooksConfig } from '../leadsConfig.ts';
+import type { WebhooksConfig } from '../config.ts';
 import { nextAttemptAt } from './retrySchedule.ts';
 import { webhookSignature } from './webhookSignature.ts';
 

@@ -1,13 +1,13 @@
 import pino from 'pino';
 import type { Db } from '@leadforge/kit';
 import { loadScraperConfig, type ScraperConfig } from '../../src/config.ts';
-import { createSiteEnricher } from '../../src/enrichment/siteEnrichment.ts';
-import { JobWorker } from '../../src/jobs/jobWorker.ts';
-import { recordSearch } from '../../src/jobs/jobStore.ts';
-import { SearchRun } from '../../src/jobs/searchRun.ts';
+import { createSiteEnricher } from '../../src/crawl/siteEnrichment.ts';
+import { JobWorker } from '../../src/search/jobWorker.ts';
+import { recordSearch } from '../../src/search/jobStore.ts';
+import { SearchRun } from '../../src/search/searchRun.ts';
 import { OutboundClient } from '../../src/outbound/outboundClient.ts';
 import { placesSearchFor } from '../../src/places/placesSearchFor.ts';
-import { memoryProxyQuota, type ProxyQuota } from '../../src/quota/proxyQuota.ts';
+import { memoryProxyQuota, type ProxyQuota } from '../../src/outbound/proxyQuota.ts';
 import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './scraperUnderTest.ts';
 import { testPageReader } from './testPageReader.ts';

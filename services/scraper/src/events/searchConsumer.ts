@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import { TOPICS } from '@leadforge/contracts';
+import { startConsumer, type Subscription } from '@leadforge/kit';
+import type { ScraperRuntime } from '../runtime.ts';
+import { recordSearch, requestCancel } from '../search/jobStore.ts';
+
+/** Runs `then` once the outermost transaction has committed. */
+function afterCommit(trx: Knex.Transaction, then: () => void): void {
+  let outermost = trx;
+  while (outermost.parentTransaction) outermost = outermost.parentTransaction;
+  outermost.executionPromise.then(then, () => undefined);
+}
+
+/**
+ * Takes search requests and cancellations off the bus (one consumer group for all replicas):
+ * it only records them in the shared database, and the workers of every replica claim from there.
+ */
+export function startSearchConsumer(rt: ScraperRuntime): Promise<Subscription> {
+  const { ctx } = rt;
+  return startConsumer({
+    db: ctx.db,
+    bus: ctx.bus,
+    service: 'scraper',
+    group: 'scraper.searches',
+    topics: [TOPICS.leadsSearch],
+    logger: ctx.log,
+    handlers: {
+      'search.requested': async (data, _envelope, trx) => {
+        await recordSearch(trx, data);
+        afterCommit(trx, rt.worker.wake);
+      },
+      'search.cancelled': async (data, _envelope, trx) => {
+        await requestCancel(trx, data.search_id);
+      },
+    },
+  });
+}
