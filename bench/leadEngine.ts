@@ -7,8 +7,8 @@
 // PGlite, or PostgreSQL when BENCH_DATABASE_URL / TEST_DATABASE_URL is set).
 import os from 'node:os';
 import pino from 'pino';
-import type { Db } from '@leadforge/kit';
-import { createTestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import type { Db } from '@leadforge/kit/db';
+import { createTestDatabase } from '@leadforge/testing';
 import { loadScraperConfig } from '../services/scraper/src/config.ts';
 import { createSiteEnricher } from '../services/scraper/src/crawl/siteEnrichment.ts';
 import { JobWorker } from '../services/scraper/src/search/jobWorker.ts';

@@ -1,5 +1,6 @@
-import type { ServiceDefinition } from '@leadforge/kit';
-import { perService, readInt } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { perService } from '@leadforge/kit/service';
+import { readInt } from '@leadforge/kit/config';
 import { adminActions } from './domain/adminActions.ts';
 import { ReadModelFeed } from './events/readModelFeed.ts';
 import { actionRoutes } from './routes/actionRoutes.ts';

@@ -1,5 +1,6 @@
-import type { ServiceDefinition } from '@leadforge/kit';
-import { perService, WorkLoop } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { perService } from '@leadforge/kit/service';
+import { WorkLoop } from '@leadforge/kit/work';
 import { matureCommissions } from './domain/commissions.ts';
 import { startAffiliateConsumers } from './events/consumers.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';

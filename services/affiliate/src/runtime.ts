@@ -1,5 +1,5 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { ConfigError, readInt, readVar } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { ConfigError, readInt, readVar } from '@leadforge/kit/config';
 import { loadReferralSecret } from './domain/referralTokens.ts';
 import { paypalPayouts, testPayouts, type PayoutsProvider } from './paypal/payoutsProvider.ts';
 

@@ -1,5 +1,6 @@
-import type { ServiceDefinition } from '@leadforge/kit';
-import { perService, startConsumer } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { perService } from '@leadforge/kit/service';
+import { startConsumer } from '@leadforge/kit/events';
 import { TOPICS } from '@leadforge/contracts';
 import { buildRuntime } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { readInt, readVar } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { readInt, readVar } from '@leadforge/kit/config';
 import type { AccessClaims } from '@leadforge/contracts';
 import { creditBalances, type CreditBalances } from './domain/balances.ts';
 import { loadSigningKey, tokenSigner, type SigningKey } from './domain/signingKeys.ts';

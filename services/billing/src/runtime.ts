@@ -1,5 +1,5 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { readInt } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { readInt } from '@leadforge/kit/config';
 import { Checkout } from './domain/checkout.ts';
 import { PaypalWebhooks } from './domain/paypalWebhooks.ts';
 import { displayBalances } from './domain/signups.ts';

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
 import { contactRoutes } from './routes/contactRoutes.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';
 import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { ConfigError, readInt, readVar } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { ConfigError, readInt, readVar } from '@leadforge/kit/config';
 import { GOOGLE_TEST_KEYS, localTestVerifier, siteVerify, type TokenVerifier } from './domain/robotCheck.ts';
 
 export interface RobotCheck {

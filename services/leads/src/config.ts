@@ -1,4 +1,4 @@
-import { ConfigError, readBool, readInt, standInsAllowed } from '@leadforge/kit';
+import { ConfigError, readBool, readInt, standInsAllowed } from '@leadforge/kit/config';
 
 /** What the leads service reads from the environment, checked once at start. */
 export interface LeadsConfig {

@@ -1,5 +1,5 @@
-import type { ServiceDefinition } from '@leadforge/kit';
-import { perService } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { perService } from '@leadforge/kit/service';
 import { buildRuntime } from './runtime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { searchRoutes } from './routes/searchRoutes.ts';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
 import { loadLeadsConfig, type LeadsConfig } from './config.ts';
 import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
 import { CreditHolds } from './domain/creditHolds.ts';

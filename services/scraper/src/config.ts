@@ -1,4 +1,4 @@
-import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit';
+import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit/config';
 
 /** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
 export interface HttpLimits {

@@ -1,5 +1,5 @@
-import type { ServiceContext, ServiceDefinition } from '@leadforge/kit';
-import { perService } from '@leadforge/kit';
+import type { ServiceContext, ServiceDefinition } from '@leadforge/kit/service';
+import { perService } from '@leadforge/kit/service';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
-import type { ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
 import { loadScraperConfig, type ScraperConfig } from './config.ts';
 import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './verdicts/dnsMailDomainCheck.ts';
 import { createSiteEnricher } from './crawl/siteEnrichment.ts';
 import { JobWorker } from './search/jobWorker.ts';
 import { SearchRun } from './search/searchRun.ts';
-import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
-import type { HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
+import type { ConnectRoute } from '@leadforge/kit/outbound';
+import type { HostLookup } from '@leadforge/kit/outbound';
 import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './verdicts/catchAllProbe.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
 import { loadParseConfig } from './crawl/parseConfig.ts';

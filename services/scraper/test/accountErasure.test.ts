@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitEvent } from '@leadforge/kit';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { emitEvent } from '@leadforge/kit/events';
+import { waitFor } from '@leadforge/testing';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 import { recordSearch } from '../src/search/jobStore.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { OutboundError } from '@leadforge/kit/outbound';
 import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
 import { testPageReader } from './support/testPageReader.ts';
 

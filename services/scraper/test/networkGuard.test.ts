@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressProblem } from '@leadforge/kit/outbound/networkGuard.ts';
+import { addressProblem } from '@leadforge/kit/outbound';
 import { OutboundClient, type OutboundClientOptions } from '../src/outbound/outboundClient.ts';
-import type { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import type { OutboundError } from '@leadforge/kit/outbound';
 import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
 import type { UsageEntry } from '../src/outbound/outboundClient.ts';
 import { FAULT_HOSTS, PUBLIC_LOOKING_ADDRESS, startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';

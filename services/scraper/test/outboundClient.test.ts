@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundClient, type OutboundClientOptions } from '../src/outbound/outboundClient.ts';
-import type { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import type { OutboundError } from '@leadforge/kit/outbound';
 import { retryAfterMs } from '../src/outbound/retryPolicy.ts';
 import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
 import type { UsageEntry } from '../src/outbound/outboundClient.ts';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import { createTestDatabase, type TestDatabase } from '@leadforge/testing';
 import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from '../src/outbound/quotaSnapshot.ts';
 import { MIGRATIONS_DIR } from './support/replicas.ts';

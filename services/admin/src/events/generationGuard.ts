@@ -1,4 +1,4 @@
-import type { EventHandler, EventHandlers } from '@leadforge/kit';
+import type { EventHandler, EventHandlers } from '@leadforge/kit/events';
 import type { EventType } from '@leadforge/contracts';
 
 export class StaleGeneration extends Error {

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import { conflict, startConsumer, type Bus, type Db, type Subscription } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { startConsumer, type Bus, type Subscription } from '@leadforge/kit/events';
+import { conflict } from '@leadforge/kit/http';
 import { guardedByGeneration } from './generationGuard.ts';
 import { PROJECTED_TOPICS, readModelProjection } from './readModelProjection.ts';
 

@@ -1,5 +1,5 @@
 import { EMAIL_SHA256_SQL, EVENT_TYPES, type EventType } from '@leadforge/contracts';
-import type { EventHandlers } from '@leadforge/kit';
+import type { EventHandlers } from '@leadforge/kit/events';
 import { addToDay, eventTime, utcDay } from './dailyRollup.ts';
 import { changeUser } from './userChanges.ts';
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import type { App, ServiceContext } from '@leadforge/kit';
-import { principalOf } from '@leadforge/kit';
+import type { App, ServiceContext } from '@leadforge/kit/service';
+import { principalOf } from '@leadforge/kit/http';
 import { AdminActionResponse, ErrorBody, UpdateCreditsRequest, UserActionRequest } from '@leadforge/contracts';
 import type { AdminActions } from '../domain/adminActions.ts';
 import { audited } from '../domain/auditLog.ts';

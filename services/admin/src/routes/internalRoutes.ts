@@ -1,5 +1,5 @@
-import type { App, ServiceContext } from '@leadforge/kit';
-import { internalGuard } from '@leadforge/kit';
+import type { App, ServiceContext } from '@leadforge/kit/service';
+import { internalGuard } from '@leadforge/kit/http';
 import type { ReadModelFeed } from '../events/readModelFeed.ts';
 
 /** Operations' routes (service token only, never routed by the gateway). */

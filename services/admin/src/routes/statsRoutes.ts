@@ -1,4 +1,4 @@
-import type { App, ServiceContext } from '@leadforge/kit';
+import type { App, ServiceContext } from '@leadforge/kit/service';
 import {
   ActivityLogsQuery, ActivityLogsResponse, AdminUserDetailResponse, AdminUserParams, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
   type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS,

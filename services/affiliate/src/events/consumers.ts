@@ -1,4 +1,4 @@
-import { startConsumer, type Subscription } from '@leadforge/kit';
+import { startConsumer, type Subscription } from '@leadforge/kit/events';
 import { TOPICS } from '@leadforge/contracts';
 import { recordPurchase, recordRefund } from '../domain/commissions.ts';
 import { eraseAccount } from '../domain/accountErasure.ts';

@@ -1,5 +1,6 @@
 import { PLANS, PROMO_CBC500, TOPICS, type PlanId } from '@leadforge/contracts';
-import { startConsumer, type ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { startConsumer } from '@leadforge/kit/events';
 import type { UserRow } from '../domain/users.ts';
 import { receiptMail, refundMail } from '../mail/mailMessages.ts';
 import { enqueueMail } from '../mail/mailOutbox.ts';

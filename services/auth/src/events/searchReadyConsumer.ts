@@ -1,5 +1,6 @@
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { startConsumer } from '@leadforge/kit/events';
 import type { UserRow } from '../domain/users.ts';
 import { monitorNewLeadsMail, monitorNoCreditsMail, searchReadyMail } from '../mail/mailMessages.ts';
 import { enqueueMail } from '../mail/mailOutbox.ts';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { App } from '@leadforge/kit';
-import { notFound } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound } from '@leadforge/kit/http';
 import { ErrorBody } from '@leadforge/contracts';
 import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 import { Type } from 'typebox';

@@ -1,5 +1,6 @@
-import type { Db, ServiceContext } from '@leadforge/kit';
-import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import type { Db } from '@leadforge/kit/db';
+import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit/http';
 import { webhooksTotal } from '../metrics.ts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderUnavailable, centsOf, type OrderView, type PaymentProvider, type WebhookDelivery } from '../payments/paymentProvider.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
-import { emitEvent } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
 import type { PaymentProvider } from '../payments/paymentProvider.ts';
 import type { RefundResponse } from '@leadforge/contracts';
 import { purchasesTotal } from '../metrics.ts';

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { startConsumer } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { startConsumer } from '@leadforge/kit/events';
 import { TOPICS } from '@leadforge/contracts';
 import { welcomeAccount } from '../domain/signups.ts';
 import { eraseAccountData } from '../domain/accountData.ts';

@@ -1,5 +1,6 @@
-import type { Db } from '@leadforge/kit';
-import { ConfigError, badRequest, serviceUnavailable } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { ConfigError } from '@leadforge/kit/config';
+import { badRequest, serviceUnavailable } from '@leadforge/kit/http';
 import type { PaymentMode } from '@leadforge/contracts';
 import type { PaymentsConfig } from './paymentsConfig.ts';
 import type { PaymentProvider } from './paymentProvider.ts';

@@ -1,4 +1,4 @@
-import { ConfigError, readInt, readVar } from '@leadforge/kit';
+import { ConfigError, readInt, readVar } from '@leadforge/kit/config';
 import type { PaypalCredentials } from './paypalClient.ts';
 
 export interface PaymentsConfig {

@@ -1,4 +1,4 @@
-import { backoffWithJitter } from '@leadforge/kit';
+import { backoffWithJitter } from '@leadforge/kit/work';
 import { paypalCalls } from '../metrics.ts';
 import { ProviderRefused, ProviderUnavailable } from './paymentProvider.ts';
 

@@ -1,5 +1,6 @@
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { startConsumer } from '@leadforge/kit/events';
 import { eraseMessagesFrom } from '../domain/accountData.ts';
 
 /** `account.deleted` -> the messages sent from the deleted account's address are erased. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { emitEvent, type Db, type OutboxRelay } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent, type OutboxRelay } from '@leadforge/kit/events';
 import { settlementsTotal } from '../metrics.ts';
 import type { CreditHolds } from './creditHolds.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from './searchFeed.ts';

@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import { HttpError, emitEvent, serviceUnavailable, tooManyRequests, type Db, type OutboxRelay } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent, type OutboxRelay } from '@leadforge/kit/events';
+import { HttpError, serviceUnavailable, tooManyRequests } from '@leadforge/kit/http';
 import { tooManyRunningSearchesDetail, type GenerateLeadsRequest } from '@leadforge/contracts';
 import type { CreditHolds } from './creditHolds.ts';
 import { searchesTotal } from '../metrics.ts';

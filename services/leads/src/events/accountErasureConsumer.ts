@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { TOPICS } from '@leadforge/contracts';
-import { markAccountErased, startConsumer, type Bus, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { startConsumer, type Bus } from '@leadforge/kit/events';
+import { markAccountErased } from '../domain/erasedAccounts.ts';
 import { eraseEndpointsOf } from '../webhooks/webhookEndpoints.ts';
 
 /**
@@ -36,7 +38,7 @@ export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger
     logger: options.log,
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
-        await markAccountErased(trx, 'leads', data.user_id);
+        await markAccountErased(trx, data.user_id);
         const erased = await eraseSearchesOf(trx, data.user_id);
         await eraseEndpointsOf(trx, data.user_id);
         // Their monitors (and, with them, their runs) go too: what they watched for is theirs.

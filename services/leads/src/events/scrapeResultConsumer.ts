@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { emitEvent, startConsumer, type Bus, type Db, type Subscription } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent, startConsumer, type Bus, type Subscription } from '@leadforge/kit/events';
 import { TOPICS } from '@leadforge/contracts';
 import { takeLeads } from '../domain/leadIntake.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from '../domain/searchFeed.ts';

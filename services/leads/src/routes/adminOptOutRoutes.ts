@@ -1,4 +1,4 @@
-import type { App } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
 import {
   AdminOptOutList, AdminOptOutQuery, ErrorBody, OptOutApproval, OptOutEntry, OptOutId, OptOutPreview, OptOutPreviewQuery,
 } from '@leadforge/contracts';

@@ -1,9 +1,9 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { App } from '@leadforge/kit';
-import { notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound, principalOf } from '@leadforge/kit/http';
 import { LEADS_EXPORT_COLUMNS, exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import type { LeadsRuntime } from '../runtime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';

@@ -1,6 +1,7 @@
 import { Readable, pipeline, PassThrough } from 'node:stream';
-import type { App, Db } from '@leadforge/kit';
-import { notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import type { Db } from '@leadforge/kit/db';
+import { notFound, principalOf } from '@leadforge/kit/http';
 import { exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';

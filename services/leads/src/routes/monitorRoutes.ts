@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/kit/http';
 import {
   CreateMonitorRequest, ErrorBody, Monitor, MonitorDetail, MonitorId, MonitorList, MonitorRunList, MonitorRunStarted, UpdateMonitorRequest,
 } from '@leadforge/contracts';

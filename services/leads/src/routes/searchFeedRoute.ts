@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, principalOf } from '@leadforge/kit/http';
 import { LeadSearchId } from '@leadforge/contracts';
 import { Type } from 'typebox';
 import type { LeadsRuntime } from '../runtime.ts';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { App } from '@leadforge/kit';
-import { badRequest, conflict, emitEvent, notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { emitEvent } from '@leadforge/kit/events';
+import { badRequest, conflict, notFound, principalOf } from '@leadforge/kit/http';
 import {
   ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
 } from '@leadforge/contracts';

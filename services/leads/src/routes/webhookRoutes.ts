@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit/http';
 import {
   CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
 } from '@leadforge/contracts';

@@ -1,7 +1,7 @@
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { App } from '@leadforge/kit';
-import { notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound, principalOf } from '@leadforge/kit/http';
 import { LEADS_EXPORT_COLUMNS, exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName } from '@leadforge/contracts';
 import { exportCells, type ExportableLead } from '../domain/csvCells.ts';
 import type { LeadsRuntime } from '../runtime.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 
 /**
  * Websites whose last complete crawl found no contact details (scraper_empty_sites), shared by every

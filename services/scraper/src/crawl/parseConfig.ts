@@ -1,4 +1,4 @@
-import { readInt } from '@leadforge/kit';
+import { readInt } from '@leadforge/kit/config';
 import { DEFAULT_MAX_DEPTH } from '../extract/index.ts';
 import { cpuBudget } from './cpuBudget.ts';
 

@@ -3,7 +3,7 @@ import {
 } from '../extract/index.ts';
 import { keepDeliverableEmails, type MailDomainCheck } from '../verdicts/mailDomainCheck.ts';
 import type { FetchedPage, OutboundClient } from '../outbound/outboundClient.ts';
-import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { isOutboundError } from '@leadforge/kit/outbound';
 import { PageGivenUp } from './pageGivenUp.ts';
 import type { HomeReading } from './pageParseWorker.ts';
 import type { PageReader } from './pageReader.ts';

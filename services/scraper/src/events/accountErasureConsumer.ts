@@ -1,5 +1,6 @@
 import { TOPICS } from '@leadforge/contracts';
-import { markAccountErased, startConsumer, type Subscription } from '@leadforge/kit';
+import { startConsumer, type Subscription } from '@leadforge/kit/events';
+import { markAccountErased } from '../search/erasedAccounts.ts';
 import { geocodeKeyOf } from '../places/nominatimGeocoder.ts';
 import type { ScraperRuntime } from '../runtime.ts';
 
@@ -21,7 +22,7 @@ export function startAccountErasureConsumer(rt: ScraperRuntime): Promise<Subscri
     logger: ctx.log,
     handlers: {
       'account.deleted': async (data, _envelope, trx) => {
-        await markAccountErased(trx, 'scraper', data.user_id);
+        await markAccountErased(trx, data.user_id);
         await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ state: 'finished' }).update({ cancel_requested: true });
         const searched = await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ location: '' }).distinct('location');
         const keys = [...new Set(searched.map((row: { location: string }) => geocodeKeyOf(row.location)))];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type Subscription } from '@leadforge/kit';
+import { startConsumer, type Subscription } from '@leadforge/kit/events';
 import type { ScraperRuntime } from '../runtime.ts';
 import { recordSearch, requestCancel } from '../search/jobStore.ts';
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
-import { WorkLoop, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { WorkLoop } from '@leadforge/kit/work';
 import type { ProxyQuota } from './proxyQuota.ts';
 
 export interface QuotaSnapshot {

@@ -1,6 +1,6 @@
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { validE164 } from '../extract/phoneNumber.ts';
-import { siteOf } from '@leadforge/kit/businessKeys.ts';
+import { siteOf } from '@leadforge/contracts/businessKeys.ts';
 import { socialProfile } from '../extract/socialProfiles.ts';
 import { isInArea, metresBetween } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';

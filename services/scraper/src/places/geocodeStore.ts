@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import type { GeocodedArea } from './types.ts';
 import type { GeocodeStore } from './nominatimGeocoder.ts';
 

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { EventData } from '@leadforge/contracts';
-import { activeTraceparent, lockAccountForWrite, type Db, type QueueMeasure } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import type { QueueMeasure } from '@leadforge/kit/work';
+import { activeTraceparent } from '@leadforge/kit/tracing';
+import { lockAccountForWrite } from './erasedAccounts.ts';
 
 export interface JobRow {
   search_id: string;
@@ -33,7 +36,7 @@ export interface JobRow {
 /** Records a requested search; a redelivered request changes nothing, nor does one of an erased account. */
 export async function recordSearch(trx: Knex.Transaction, data: EventData<'search.requested'>): Promise<void> {
   // Requested before the account's deletion but arriving after its erasure: nothing of it is kept.
-  if ((await lockAccountForWrite(trx, 'scraper', data.user_id)).erased) return;
+  if ((await lockAccountForWrite(trx, data.user_id)).erased) return;
   const deadline = Number.isNaN(Date.parse(data.deadline_at)) ? new Date(Date.now() + 10 * 60_000) : new Date(data.deadline_at);
   await trx('scraper_jobs').insert({
     search_id: data.search_id,

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
-import { countAttempt, inTraceOf, measureQueue, settlesWithin, WorkLoop, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { countAttempt, measureQueue, settlesWithin, WorkLoop } from '@leadforge/kit/work';
+import { inTraceOf } from '@leadforge/kit/tracing';
 import type { ScraperConfig } from '../config.ts';
 import { claimJob, measureJobQueue, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { EventData } from '@leadforge/contracts';
-import { emitEvent, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
 import type { ScraperConfig } from '../config.ts';
 import type { Place } from '../places/index.ts';
 import type { Coverage } from '../places/coveredSearch.ts';
@@ -10,8 +11,8 @@ import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from 
 import type { SiteEnricher } from '../crawl/siteEnrichment.ts';
 import { withEmailVerdict } from './emailVerdictOfLead.ts';
 import type { MailDomainLookup } from '../verdicts/emailVerdict.ts';
-import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
-import { placeBusinessKeysOf } from '@leadforge/kit/businessKeys.ts';
+import { isOutboundError } from '@leadforge/kit/outbound';
+import { placeBusinessKeysOf } from '@leadforge/contracts/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../metrics.ts';
 import { foundEmptyWithin, recordSiteFindings } from '../crawl/emptySites.ts';
 import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';

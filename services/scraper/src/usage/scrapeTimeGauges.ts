@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { metric } from '../metrics.ts';
 import type { ProxyQuota } from '../outbound/proxyQuota.ts';
 import { countOpenJobs } from '../search/jobStore.ts';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { WorkLoop, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { WorkLoop } from '@leadforge/kit/work';
 import type { UsageEntry, UsageSink } from '../outbound/outboundClient.ts';
 import type { PlacesUsageSink, ProviderName } from '../places/types.ts';
 import { outboundBytes, outboundDuration, outboundRequests, providerErrors, providerPlaces, providerRequests } from '../metrics.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { resolveAllowedAddress, type HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
+import { resolveAllowedAddress, type HostLookup } from '@leadforge/kit/outbound';
 import type { MailDomainLookup } from './emailVerdict.ts';
 import { recipientReplyCode } from './smtpRecipientProbe.ts';
 

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { loadScraperConfig, type ScraperConfig } from '../../src/config.ts';
 import { createSiteEnricher } from '../../src/crawl/siteEnrichment.ts';
 import { JobWorker } from '../../src/search/jobWorker.ts';
@@ -68,12 +68,4 @@ export async function requestSearch(db: Db, searchId: string, quantity: number, 
 export async function outboxEvents(db: Db, searchId: string): Promise<{ type: string; data: any }[]> {
   const rows: { envelope: any }[] = await db('kit_outbox').where({ key: searchId }).orderBy('seq').select('envelope');
   return rows.map(({ envelope }) => (typeof envelope === 'string' ? JSON.parse(envelope) : envelope));
-}
-
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

@@ -5,9 +5,9 @@ import { Compile } from 'typebox/compile';
 import { v5 as uuidv5 } from 'uuid';
 import { EVENT_TYPES, EventEnvelope, type EventData, type EventType } from '@leadforge/contracts';
 import type { Bus, BusMessage, Subscription } from '../bus/bus.ts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { eventDataProblem } from '../outbox/eventData.ts';
-import { inTraceOf } from '../tracing.ts';
+import { inTraceOf } from '../../tracing.ts';
 
 const handledTotal = (register.getSingleMetric('leadforge_events_handled_total') as Counter<'service' | 'group' | 'type' | 'outcome'> | undefined)
   ?? new Counter({

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { KEPT_TOPICS } from '@leadforge/contracts';
 import type { Bus, Subscription } from './bus.ts';
 import { createKafkaBus } from './kafkaBus.ts';
-import { readKafkaConfig } from './kafkaConfig.ts';
+import { readKafkaConfig } from '../../config/kafkaConfig.ts';
 import { createMemoryBus } from './memoryBus.ts';
 
 let processBus: Bus | undefined;

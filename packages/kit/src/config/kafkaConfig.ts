@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { SASLOptions } from 'kafkajs';
-import { ConfigError, readBool, readInt, readVar } from '../environment.ts';
+import { ConfigError, readBool, readInt, readVar } from './environment.ts';
 
 /** How the services reach Kafka, from `KAFKA_*` variables (see the README's configuration table). */
 export interface KafkaConfig {

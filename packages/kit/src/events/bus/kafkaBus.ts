@@ -3,7 +3,7 @@ import kafkajs, { type Consumer, type EachMessagePayload, type LogEntry, type SA
 import type { Logger } from 'pino';
 import { Counter, Gauge, register } from 'prom-client';
 import type { EventEnvelope } from '@leadforge/contracts';
-import { backoffWithJitter } from '../work/backoff.ts';
+import { backoffWithJitter } from '../../work/backoff.ts';
 import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
 // Before any client connects: an idle connection otherwise spins a timer (see the module).
 import './kafkajsIdleTimer.ts';

@@ -6,11 +6,11 @@ import { Counter, Gauge, register } from 'prom-client';
 import { v7 as uuidv7 } from 'uuid';
 import { EVENT_TYPES, type EventData, type EventEnvelope, type EventType } from '@leadforge/contracts';
 import type { Bus } from '../bus/bus.ts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { eventDataProblem } from './eventData.ts';
-import { activeTraceparent } from '../tracing.ts';
-import { countAttempt, measureQueue } from '../work/queueMetrics.ts';
-import { WorkLoop } from '../work/workLoop.ts';
+import { activeTraceparent } from '../../tracing.ts';
+import { countAttempt, measureQueue } from '../../work/queueMetrics.ts';
+import { WorkLoop } from '../../work/workLoop.ts';
 
 const backlog = (register.getSingleMetric('leadforge_outbox_backlog') as Gauge<'service'> | undefined)
   ?? new Gauge({ name: 'leadforge_outbox_backlog', help: 'Outbox events not yet published.', labelNames: ['service'] });

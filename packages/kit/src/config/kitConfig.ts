@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceName } from '@leadforge/contracts';
-import { kafkaBrokers } from './bus/kafkaConfig.ts';
+import { kafkaBrokers } from './kafkaConfig.ts';
 import { ConfigError, readBool, readInt, readVar } from './environment.ts';
 
 /** What every service reads from the environment. */

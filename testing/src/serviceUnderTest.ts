@@ -1,5 +1,5 @@
-import type { Bus } from '../bus/bus.ts';
-import { startService, type RunningService, type ServiceDefinition, type StartOptions } from '../service.ts';
+import type { Bus } from '@leadforge/kit/events';
+import { startService, type RunningService, type ServiceDefinition, type StartOptions } from '@leadforge/kit/service';
 import { createFreshPostgres } from './testDatabase.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../src/testing/waitFor.ts';
+import { waitFor } from '../src/waitFor.ts';
 
 describe('waitFor', () => {
   it('answers the first value that satisfies the condition', async () => {

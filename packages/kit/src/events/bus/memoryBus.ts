@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { backoffWithJitter } from '../work/backoff.ts';
+import { backoffWithJitter } from '../../work/backoff.ts';
 import type { Bus, BusHandler, BusMessage, SubscribeOptions, Subscription } from './bus.ts';
 
 export interface MemoryBusOptions {

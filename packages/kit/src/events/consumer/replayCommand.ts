@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
-import { loadKitConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { loadKitConfig } from '../../config/kitConfig.ts';
+import { openDatabase } from '../../db/database.ts';
 import { listDeadLetters, replayDeadLetters } from './deadLetters.ts';
 
 export const REPLAY_USAGE = `Usage: npm run events:replay -- --service <${SERVICES.join('|')}> [--group <consumer group>] [--event <event id>]... [--list]

@@ -1,6 +1,6 @@
 import { Compile } from 'typebox/compile';
 import { EventEnvelope } from '@leadforge/contracts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { wakeOutboxRelays } from '../outbox/outbox.ts';
 
 const envelopeValidator = Compile(EventEnvelope);

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import knexFactory from 'knex';
-import { openDatabase, type Db } from '../db/database.ts';
-import { migrate } from '../db/migrations.ts';
+import { migrate, openDatabase, type Db } from '@leadforge/kit/db';
 
 /** The Postgres server tests may use (CI sets DATABASE_URL); unset means PGlite only. */
 export const testPostgresUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureKafka, missingKafkaPrerequisite, startKafka, type KafkaBroker } from '../../../stack/src/infrastructure/kafkaBroker.ts';
+import { ensureKafka, missingKafkaPrerequisite, startKafka, type KafkaBroker } from '@leadforge/stack/infrastructure';
 
 /** Brokers given to the tests (CI's or your own Kafka), else none: the tests start one. */
 export const givenBrokers = (process.env.TEST_KAFKA_BROKERS || process.env.KAFKA_BROKERS || '')
