@@ -44,6 +44,8 @@ export interface ScraperRuntime {
   worker: JobWorker;
   /** Saves the in-process quota now (no-op with Redis). */
   saveQuota(): Promise<void>;
+  /** Starts recording usage and working on jobs (with the service); `stop` ends them and lets go of what they held. */
+  start(): void;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,10 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     usage,
     worker,
     saveQuota: async () => { await snapshot?.flush(); },
+    start() {
+      usage.start();
+      worker.start();
+    },
     async stop() {
       stopReporting();
       await worker.stop();

@@ -12,9 +12,10 @@ import { readInt } from '../config/environment.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import type { EmbeddedEngineOptions } from '../db/embeddedEngine.ts';
 import { migrate } from '../db/migrations.ts';
-import type { Bus } from '../events/bus/bus.ts';
+import type { Bus, Subscription } from '../events/bus/bus.ts';
 import { createBus } from '../events/bus/createBus.ts';
 import { OutboxRelay } from '../events/outbox/outbox.ts';
+import { consume, type ConsumeOptions, type EventHandlers } from '../events/consumer/eventConsumer.ts';
 import { stopInOrder } from '../work/deadline.ts';
 import { detailedFrameworkErrors, registerErrorHandling } from '../http/errorHandler.ts';
 import { registerHostileInputChecks } from '../http/hostileInput.ts';
@@ -47,6 +48,8 @@ export interface ServiceContext {
   counters: CounterStore;
   /** This replica's name: the same after it restarts, never shared by two live processes (`replicaName`). */
   replica: string;
+  /** Starts one of the service's consumers: its group, the topics it reads, a handler per event type it takes. */
+  consume(group: string, topics: string[], handlers: EventHandlers, options?: ConsumeOptions): Promise<Subscription>;
 }
 
 export interface ServiceDefinition {
@@ -138,7 +141,11 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   // polling, at the relay's own default.
   const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? undefined : EMBEDDED_OUTBOX_POLL_MS });
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
-  const ctx: ServiceContext = { name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica };
+  const host = { name: def.name, db, bus, log };
+  const ctx: ServiceContext = {
+    name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica,
+    consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
+  };
 
   let shuttingDown = false;
   const app = Fastify({

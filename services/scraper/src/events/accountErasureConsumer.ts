@@ -1,5 +1,5 @@
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type Subscription } from '@leadforge/kit/events';
+import type { Subscription } from '@leadforge/kit/events';
 import { markAccountErased } from '../search/erasedAccounts.ts';
 import { geocodeKeyOf } from '../places/nominatimGeocoder.ts';
 import type { ScraperRuntime } from '../runtime.ts';
@@ -13,22 +13,14 @@ import type { ScraperRuntime } from '../runtime.ts';
  */
 export function startAccountErasureConsumer(rt: ScraperRuntime): Promise<Subscription> {
   const { ctx } = rt;
-  return startConsumer({
-    db: ctx.db,
-    bus: ctx.bus,
-    service: 'scraper',
-    group: 'scraper.account-erasure',
-    topics: [TOPICS.authUser],
-    logger: ctx.log,
-    handlers: {
-      'account.deleted': async (data, _envelope, trx) => {
-        await markAccountErased(trx, data.user_id);
-        await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ state: 'finished' }).update({ cancel_requested: true });
-        const searched = await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ location: '' }).distinct('location');
-        const keys = [...new Set(searched.map((row: { location: string }) => geocodeKeyOf(row.location)))];
-        if (keys.length) await trx('scraper_geocodes').whereIn('location_key', keys).del();
-        await trx('scraper_jobs').where({ user_id: data.user_id }).update({ industry: '', location: '', error: null, updated_at: trx.fn.now() });
-      },
+  return ctx.consume('scraper.account-erasure', [TOPICS.authUser], {
+    'account.deleted': async (data, _envelope, trx) => {
+      await markAccountErased(trx, data.user_id);
+      await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ state: 'finished' }).update({ cancel_requested: true });
+      const searched = await trx('scraper_jobs').where({ user_id: data.user_id }).whereNot({ location: '' }).distinct('location');
+      const keys = [...new Set(searched.map((row: { location: string }) => geocodeKeyOf(row.location)))];
+      if (keys.length) await trx('scraper_geocodes').whereIn('location_key', keys).del();
+      await trx('scraper_jobs').where({ user_id: data.user_id }).update({ industry: '', location: '', error: null, updated_at: trx.fn.now() });
     },
   });
 }

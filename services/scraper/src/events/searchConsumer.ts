@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { TOPICS } from '@leadforge/contracts';
-import { startConsumer, type Subscription } from '@leadforge/kit/events';
+import type { Subscription } from '@leadforge/kit/events';
 import type { ScraperRuntime } from '../runtime.ts';
 import { recordSearch, requestCancel } from '../search/jobStore.ts';
 
@@ -17,21 +17,13 @@ function afterCommit(trx: Knex.Transaction, then: () => void): void {
  */
 export function startSearchConsumer(rt: ScraperRuntime): Promise<Subscription> {
   const { ctx } = rt;
-  return startConsumer({
-    db: ctx.db,
-    bus: ctx.bus,
-    service: 'scraper',
-    group: 'scraper.searches',
-    topics: [TOPICS.leadsSearch],
-    logger: ctx.log,
-    handlers: {
-      'search.requested': async (data, _envelope, trx) => {
-        await recordSearch(trx, data);
-        afterCommit(trx, rt.worker.wake);
-      },
-      'search.cancelled': async (data, _envelope, trx) => {
-        await requestCancel(trx, data.search_id);
-      },
+  return ctx.consume('scraper.searches', [TOPICS.leadsSearch], {
+    'search.requested': async (data, _envelope, trx) => {
+      await recordSearch(trx, data);
+      afterCommit(trx, rt.worker.wake);
+    },
+    'search.cancelled': async (data, _envelope, trx) => {
+      await requestCancel(trx, data.search_id);
     },
   });
 }

@@ -145,6 +145,22 @@ interface Failing {
  * upgrade) fails like a passing fault: it is delivered again until a replica that knows it takes the
  * partition, and parked (replayable) only if none does within retryForMs.
  */
+/** A consumer's options besides its service's and the group's own: how long it retries, what it does with what it parks. */
+export type ConsumeOptions = Pick<ConsumerOptions, 'retryForMs' | 'retryForMsByType' | 'onParked' | 'knownTypes'>;
+
+/** What a service's consumers run on: its name, database, bus and logger (a service's context has them). */
+export interface ConsumerHost {
+  name: string;
+  db: Db;
+  bus: Bus;
+  log: Logger;
+}
+
+/** A service consuming: the consumer group `group` of `host`, over `topics`, with a handler per event type it takes. */
+export function consume(host: ConsumerHost, group: string, topics: string[], handlers: EventHandlers, options: ConsumeOptions = {}): Promise<Subscription> {
+  return startConsumer({ db: host.db, bus: host.bus, service: host.name, logger: host.log, group, topics, handlers, ...options });
+}
+
 export function startConsumer(options: ConsumerOptions): Promise<Subscription> {
   const { db, bus, service, group, topics, handlers, logger } = options;
   const retryForMs = options.retryForMs ?? 15 * 60_000;

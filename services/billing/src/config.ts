@@ -1,5 +1,22 @@
 import { ConfigError, readInt, readVar } from '@leadforge/kit/config';
-import type { PaypalCredentials } from './paypalClient.ts';
+
+export interface PaypalCredentials {
+  mode: 'sandbox' | 'live';
+  /** REST base, e.g. https://api-m.sandbox.paypal.com (tests point it at a stand-in). */
+  apiBase: string;
+  clientId: string;
+  clientSecret: string;
+  /** The webhook id PayPal's dashboard shows for our listener; needed to verify deliveries. */
+  webhookId?: string;
+}
+
+/** What billing reads from the environment, checked once at start. */
+export interface BillingConfig {
+  payments: PaymentsConfig;
+  /** How long the balance shown right after signing up waits for the signup grant (BILLING_SIGNUP_WAIT_MS). */
+  signupWaitMs: number;
+  limits: { ordersPerUserPerHour: number; promoOrdersPerIpPerHour: number };
+}
 
 export interface PaymentsConfig {
   sandbox?: PaypalCredentials;
@@ -48,5 +65,17 @@ export function loadPaymentsConfig(env: NodeJS.ProcessEnv, production: boolean):
     testCheckout: !sandbox && !live,
     timeoutMs: readInt(env, 'PAYPAL_TIMEOUT_MS', 10_000, 100, 120_000),
     retries: readInt(env, 'PAYPAL_RETRIES', 1, 0, 5),
+  };
+}
+
+/** `production`: no stand-in for a paid provider (the kit's requireRealProviders). */
+export function loadBillingConfig(env: NodeJS.ProcessEnv, production: boolean): BillingConfig {
+  return {
+    payments: loadPaymentsConfig(env, production),
+    signupWaitMs: readInt(env, 'BILLING_SIGNUP_WAIT_MS', 600, 0, 5000),
+    limits: {
+      ordersPerUserPerHour: readInt(env, 'BILLING_ORDERS_PER_USER_PER_HOUR', 30, 1),
+      promoOrdersPerIpPerHour: readInt(env, 'BILLING_PROMO_ORDERS_PER_IP_PER_HOUR', 30, 1),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit/db';
-import { startConsumer, type Bus, type Subscription } from '@leadforge/kit/events';
+import type { Subscription } from '@leadforge/kit/events';
+import type { ServiceContext } from '@leadforge/kit/service';
 import { conflict } from '@leadforge/kit/http';
 import { guardedByGeneration } from './generationGuard.ts';
 import { PROJECTED_TOPICS, readModelProjection } from './readModelProjection.ts';
@@ -30,25 +30,29 @@ export class ReadModelFeed {
   private generation?: string;
   private changing?: Promise<unknown>;
 
-  constructor(private readonly db: Db, private readonly bus: Bus, private readonly log: Logger) {}
+  private readonly db: Db;
+  private readonly log: ServiceContext['log'];
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.db = ctx.db;
+    this.log = ctx.log;
+  }
 
   get group(): string | undefined {
     return this.generation ? consumerGroupOf(this.generation) : undefined;
   }
 
-  async start(): Promise<void> {
+  /** Starts consuming (answers the feed, to stop it with the service). */
+  async start(): Promise<this> {
     const generation = await readModelGeneration(this.db);
     this.generation = generation;
-    this.subscription = await startConsumer({
-      db: this.db,
-      bus: this.bus,
-      service: 'admin',
-      group: consumerGroupOf(generation),
-      topics: PROJECTED_TOPICS,
-      handlers: guardedByGeneration(readModelProjection, generation, () => this.followNewGeneration(generation)),
-      logger: this.log,
-    });
+    this.subscription = await this.ctx.consume(
+      consumerGroupOf(generation),
+      PROJECTED_TOPICS,
+      guardedByGeneration(readModelProjection, generation, () => this.followNewGeneration(generation)),
+    );
     this.log.info({ group: this.group, topics: PROJECTED_TOPICS }, 'admin read models consuming');
+    return this;
   }
 
   /** Empties the read models and replays every retained event into them under a new generation. */
