@@ -7,10 +7,10 @@
 import autocannon from 'autocannon';
 import authService from '@leadforge/auth';
 import adminService from '@leadforge/admin';
-import type { Db, RunningService } from '@leadforge/kit';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
+import type { RunningService } from '@leadforge/kit/service';
+import type { Db } from '@leadforge/kit/db';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest, type TestDatabaseKind, postgresConfigured } from '@leadforge/testing';
 import { reportFigures } from './benchResults.ts';
 
 const USERS = Number(process.env.BENCH_ADMIN_USERS ?? 100_000);

@@ -6,12 +6,12 @@
 // site (robots.txt included). Targets: recall >= 0.95, precision >= 0.99, <= 6 requests per site.
 import pino from 'pino';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
-import { DEFAULT_MAX_DEPTH } from '../services/scraper/src/domain/extract/index.ts';
-import { createSiteEnricher } from '../services/scraper/src/enrichment/siteEnrichment.ts';
+import { DEFAULT_MAX_DEPTH } from '../services/scraper/src/extract/index.ts';
+import { createSiteEnricher } from '../services/scraper/src/crawl/siteEnrichment.ts';
 import { OutboundClient } from '../services/scraper/src/outbound/outboundClient.ts';
-import { acquireParsePool } from '../services/scraper/src/parsing/parsePool.ts';
-import { createPageReader } from '../services/scraper/src/parsing/pageReader.ts';
-import { memoryProxyQuota } from '../services/scraper/src/quota/proxyQuota.ts';
+import { acquireParsePool } from '../services/scraper/src/crawl/parsePool.ts';
+import { createPageReader } from '../services/scraper/src/crawl/pageReader.ts';
+import { memoryProxyQuota } from '../services/scraper/src/outbound/proxyQuota.ts';
 import { startFixtureWeb } from '../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { emptyTally, phoneKey, precision, recall, tally } from '../services/scraper/test/realSites/contactScore.ts';
 import { countryOfTown } from '../services/scraper/test/realSites/placeCountry.ts';

@@ -3,8 +3,8 @@
 // as the search grows. Searches this large cannot be bought (200 leads a search), so they are seeded
 // straight into the leads service's own database.
 import { startGateway } from '@leadforge/gateway';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest } from '@leadforge/testing';
 import leadsService from '../services/leads/src/index.ts';
 import { startStandInAuth } from '../services/leads/test/support/standInAuth.ts';
 import { reportFigures } from './benchResults.ts';

@@ -7,7 +7,7 @@
 // answers (Nominatim, Overpass) and the business-site fetches: every outbound request of the engine.
 // `BENCH_MONITORS=250 npm run bench -- monitors` runs fewer. Each round prints its progress every 30 s
 // (runs started, searches settled, provider requests), so a slow round can be read before it ends.
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { bearer } from '../test/support/api.ts';
 import { startProductAround } from '../test/support/productAround.ts';
 import { reportFigures } from './benchResults.ts';

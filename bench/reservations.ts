@@ -4,9 +4,9 @@
 // ledger must sum to it. Runs on embedded PGlite, and on Postgres when TEST_DATABASE_URL or
 // DATABASE_URL points at a server.
 import crypto from 'node:crypto';
-import { startService } from '@leadforge/kit';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { createFreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
+import { startService } from '@leadforge/kit/service';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { createFreshPostgres } from '@leadforge/testing';
 import billingService from '../services/billing/src/index.ts';
 import { reportFigures } from './benchResults.ts';
 

@@ -5,8 +5,8 @@
 // before). Auth and the service run in this process on embedded PGlite, so the CPU figure is the
 // whole added work: the loopback call, auth's route and its indexed read.
 import crypto from 'node:crypto';
-import { startService, type RunningService, type ServiceDefinition } from '@leadforge/kit';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
+import { startService, type RunningService, type ServiceDefinition } from '@leadforge/kit/service';
+import { createMemoryBus } from '@leadforge/kit/events';
 import authService from '../services/auth/src/index.ts';
 import { reportFigures } from './benchResults.ts';
 

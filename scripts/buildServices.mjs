@@ -46,8 +46,8 @@ export function servicesAreStale() {
 export function buildServices() {
   fs.rmSync(compiled, { recursive: true, force: true });
   const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
-  // TS2877: a package subpath such as '@leadforge/kit/outbound/networkGuard.ts' is not rewritten; the
-  // kit's export map sends `./*.ts` to `./dist/*.js` under the leadforge-dist condition instead.
+  // TS2877: a package subpath such as '@leadforge/contracts/businessKeys.ts' is not rewritten; the
+  // contracts' export map sends `./*.ts` to `./dist/*.js` under the leadforge-dist condition instead.
   const errors = `${tsc.stdout}${tsc.stderr}`.split('\n').filter((line) => line.trim() && !line.includes('error TS2877'));
   if (tsc.status !== 0 && errors.length > 0) throw new Error(`tsc failed:\n${errors.join('\n')}`);
   for (const workspace of workspaces) {

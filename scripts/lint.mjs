@@ -11,7 +11,7 @@ const lintDir = path.join(root, 'lint');
 const bin = (name) => path.join(lintDir, 'node_modules', '.bin', name);
 
 /** The folders of our code the import rules walk. */
-export const CRUISED = ['packages', 'services', 'gateway', 'stack', 'web', 'test', 'bench', 'scripts', 'deploy'];
+export const CRUISED = ['packages', 'services', 'gateway', 'stack', 'testing', 'web', 'test', 'bench', 'scripts', 'deploy'];
 
 /** Installs lint/'s packages when they are missing or older than its lock file. */
 function ensureLintTools() {

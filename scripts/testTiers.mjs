@@ -1,7 +1,7 @@
 // Which test files run how (vitest.config.ts, `npm test`, `npm run test:quick`).
 
 /** Folders with the workspaces' own tests: the unit and service tests, on PGlite in the quick tier. */
-export const WORKSPACE_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/src', 'stack/test', 'scripts'];
+export const WORKSPACE_TEST_FOLDERS = ['packages', 'services', 'gateway', 'web/src', 'stack/test', 'testing', 'scripts'];
 
 /**
  * Tests among those that start real servers of their own (Kafka, PostgreSQL, Redis) or the whole product

@@ -14,7 +14,7 @@ const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 export function typecheckProjects() {
   const services = fs.readdirSync(path.join(root, 'services')).map((d) => `services/${d}`);
-  return ['packages/contracts', 'packages/kit', 'packages/service-runner', ...services, 'gateway', 'stack', 'web', 'test', 'bench', 'deploy']
+  return ['packages/contracts', 'packages/kit', 'packages/service-runner', ...services, 'gateway', 'stack', 'testing', 'web', 'test', 'bench', 'deploy']
     .filter((project) => fs.existsSync(path.join(root, project, 'tsconfig.json')));
 }
 

@@ -1,6 +1,7 @@
 // `npm run user:promote -- EMAIL`: makes an existing account an administrator.
 // Run it with the product stopped: the embedded database belongs to one process at a time.
-import { loadKitConfig, migrate, openDatabase } from '@leadforge/kit';
+import { loadKitConfig } from '@leadforge/kit/config';
+import { migrate, openDatabase } from '@leadforge/kit/db';
 import { promoteAdmins } from '../services/auth/src/domain/users.ts';
 import { normaliseEmail } from '../services/auth/src/domain/emailAddress.ts';
 

@@ -8,7 +8,8 @@
  */
 import { isIP } from 'node:net';
 import { API_KEY_HEADER, ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, REQUEST_BODY_LIMIT_BYTES } from '@leadforge/kit';
+import { REQUEST_BODY_LIMIT_BYTES } from '@leadforge/kit/service';
+import { GATEWAY_PROOF_HEADER } from '@leadforge/kit/http';
 import { CSP_DIRECTIVES } from './securityHeaders.ts';
 
 /** Every workload listens on this port in the cluster (the chart's Services expose it too). */

@@ -5,7 +5,9 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, loadKitConfig, registerAuthentication, registerErrorHandling, HttpError, serverStopStep, shutdownTimeoutMsOf, stopInOrder } from '@leadforge/kit';
+import { loadKitConfig, shutdownTimeoutMsOf } from '@leadforge/kit/config';
+import { stopInOrder } from '@leadforge/kit/work';
+import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, registerAuthentication, registerErrorHandling, HttpError, serverStopStep } from '@leadforge/kit/http';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {

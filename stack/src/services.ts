@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
 import authService from '@leadforge/auth';
 import billingService from '@leadforge/billing';
 import affiliateService from '@leadforge/affiliate';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { ensureKafka, missingKafkaPrerequisite, startKafka, type KafkaBroker } from '../src/infrastructure/kafkaBroker.ts';
 
 const missing = missingKafkaPrerequisite();

@@ -6,6 +6,7 @@ import knexFactory from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type RunningStack } from '../src/embedded/startStack.ts';
+import { waitFor } from '@leadforge/testing';
 
 const env = (dataDir: string): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -26,14 +27,8 @@ async function call(stack: RunningStack, method: string, route: string, body?: u
   return { status: res.status, body: await res.json().catch(() => undefined) as any };
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> =>
+  waitFor(probe, { until: done, timeoutMs, intervalMs: 100 });
 
 const service = (stack: RunningStack, name: string) => stack.services.find((s) => s.name === name)!;
 

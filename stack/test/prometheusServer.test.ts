@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { findPrometheus, scaleDuration, scaleRuleDurations, startPrometheus, type PrometheusServer } from '../src/infrastructure/index.ts';
 import { isAlive, listeningAddresses, LOOPBACK_V4 } from './support/listeners.ts';
 

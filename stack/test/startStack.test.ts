@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { ServiceDefinition } from '@leadforge/kit';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { waitFor } from '@leadforge/testing';
 import { freePort } from '../src/freePort.ts';
 import { startStack } from '../src/embedded/startStack.ts';
 

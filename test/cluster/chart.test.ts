@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { KEPT_TOPICS, SERVICES, TOPICS } from '@leadforge/contracts';
-import { PROJECTED_TOPICS } from '../../services/admin/src/events/readModelProjection.ts';
+import { PROJECTED_TOPICS } from '../../services/admin/src/readModels/readModelProjection.ts';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
 import { validateObject, type K8sObject } from './support/k8sSchemas.ts';
 import { CHART_DIR, DEV_VALUES, ensureHelm, helmLint, helmTemplate, LOCAL_CLUSTER_VALUES } from './support/helmChart.ts';

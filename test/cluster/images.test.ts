@@ -11,8 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFreshPostgres, postgresConfigured, type FreshPostgres } from '@leadforge/kit/testing/testDatabase.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { createFreshPostgres, postgresConfigured, type FreshPostgres, waitFor } from '@leadforge/testing';
 import { freePort } from '../../stack/src/freePort.ts';
 import { containerEngine, imageOf } from '../../stack/src/infrastructure/containers.ts';
 import { workspaceServices } from '../../deploy/workspaceServices.ts';

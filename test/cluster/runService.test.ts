@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createFreshPostgres, postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { openDatabase } from '@leadforge/kit';
+import { createFreshPostgres, postgresConfigured } from '@leadforge/testing';
+import { openDatabase } from '@leadforge/kit/db';
 import { REPO_ROOT, workspaceServices } from '../../deploy/workspaceServices.ts';
 import { loadDefinition, migrateOnly, parseInvocation, requireBrokersInProduction } from '../../packages/service-runner/src/runService.ts';
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { freePort } from '../../stack/src/freePort.ts';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 

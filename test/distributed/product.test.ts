@@ -30,6 +30,7 @@ import { fuzzRoutes } from '../support/fuzz.ts';
 import { processAlive } from '../support/productProcess.ts';
 import { describePrometheusWatching } from './prometheusWatching.ts';
 import { describeSupervision } from './supervisedCrashes.ts';
+import { waitFor } from '@leadforge/testing';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -37,15 +38,8 @@ const ADMIN = 'dist-admin@example.com';
 const runtime = process.env.LEADFORGE_RUNTIME === 'containers' ? 'containers' : 'processes';
 const SERVICE_INSTANCES = ['auth', 'billing', 'leads', 'scraper-1', 'scraper-2', 'affiliate', 'contact', 'admin'];
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
-    value = await read();
-  }
-  return value;
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> =>
+  waitFor(read, { until: done, timeoutMs, intervalMs: 200 });
 
 /** /proc/<pid>/comm: the name of the program a pid runs. */
 const programOf = (pid: number) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();

@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';

@@ -6,7 +6,7 @@
  * last test stops it with Ctrl-C: every component in reverse order of start, restarted ones included.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { apiClient, bearer } from '../support/api.ts';
 import type { DistributedStackProcess, TopologyEntry } from '../support/distributedStack.ts';
 import { processAlive } from '../support/productProcess.ts';

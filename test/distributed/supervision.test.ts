@@ -12,7 +12,7 @@ import { freePort } from '../../stack/src/freePort.ts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startedLines, stoppedLines } from '../support/distributedStack.ts';
 import { isolatedEnv, nodeArgsOf, processAlive } from '../support/productProcess.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';

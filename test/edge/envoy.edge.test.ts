@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEB_DIST, freePort } from '@leadforge/stack';
-import type { RunningService } from '@leadforge/kit';
+import type { RunningService } from '@leadforge/kit/service';
 import { envoyConfig, MAX_REQUEST_BYTES } from '../../gateway/src/envoyConfig.ts';
 import { ensureEnvoy, startEnvoy, type EnvoyProcess } from '../../stack/src/infrastructure/envoyProxy.ts';
 import { MissingPrerequisite } from '../../stack/src/infrastructure/prerequisites.ts';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES } from '@leadforge/contracts';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { apiClient } from '../support/api.ts';
 import { fixtureWebEnv, SHORT_KAFKA_SESSIONS, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { processAlive } from '../support/productProcess.ts';

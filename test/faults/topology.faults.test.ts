@@ -22,7 +22,7 @@ import { readFeed, type FeedMessage } from '../../services/leads/test/support/fe
 import { apiClient, bearer } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { groupsBehind } from '../support/kafkaGroups.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -34,25 +34,12 @@ type Plan = keyof typeof PRICES;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(250);
-    value = await read();
-  }
-  return value;
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> =>
+  waitFor(read, { until: done, timeoutMs, intervalMs: 250 });
 
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
-async function gone(pid: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (alive(pid)) {
-    if (Date.now() > deadline) throw new Error(`pid ${pid} still runs after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
+const gone = (pid: number): Promise<boolean> => waitFor(() => !alive(pid), { timeoutMs: 30_000, what: `pid ${pid} to end` });
 
 /** The sum of a metric's samples in a Prometheus text exposition. */
 function metricSum(text: string, name: string): number {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Download, type Page } from 'playwright-core';
-import { settlesWithin } from '@leadforge/kit/work/deadline.ts';
+import { settlesWithin } from '@leadforge/kit/work';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../stack/src/freePort.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { isolatedEnv, startProductProcess } from './productProcess.ts';
 
 /**

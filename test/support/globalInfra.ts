@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { findPostgresBin, findRedisServer, startPostgres, startRedis } from '../../stack/src/infrastructure/index.ts';
+import { startTestServers } from '@leadforge/testing';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { CHROMIUM_PATH } from './browser.ts';
 
@@ -34,14 +34,6 @@ function runFolderParent(): string {
   }
   return os.tmpdir();
 }
-
-const installed = (find: () => string) => {
-  try {
-    return Boolean(find());
-  } catch {
-    return false;
-  }
-};
 
 export default async function setup(): Promise<() => Promise<void>> {
   if (process.env.LEADFORGE_REQUIRE_PREREQUISITES === 'true') requirePrerequisites();
@@ -77,21 +69,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   };
 
   try {
-    const [postgres, redis] = await Promise.all([
-      process.env.TEST_DATABASE_URL === undefined && installed(findPostgresBin)
-        // Throwaway data: durability only costs the tests time.
-        ? startPostgres({ dataDir: path.join(base, 'postgres'), settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } })
-        : undefined,
-      process.env.TEST_REDIS_URL === undefined && installed(findRedisServer) ? startRedis({ dataDir: path.join(base, 'redis') }) : undefined,
-    ]);
-    if (postgres) {
-      servers.push(postgres);
-      process.env.TEST_DATABASE_URL = postgres.url();
-    }
-    if (redis) {
-      servers.push(redis);
-      process.env.TEST_REDIS_URL = redis.url;
-    }
+    servers.push(...await startTestServers(base));
   } catch (err) {
     await teardown();
     throw err;

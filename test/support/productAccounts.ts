@@ -1,4 +1,4 @@
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { bearer, type apiClient } from './api.ts';
 
 /** The administrator of a test product (the product is started with ADMIN_EMAILS naming it). */

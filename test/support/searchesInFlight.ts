@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { bearer, type apiClient } from './api.ts';
 
 type Api = ReturnType<typeof apiClient>;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
-import type { HostLookup, ResolvedAddress } from '@leadforge/kit/outbound/networkGuard.ts';
-import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
+import type { HostLookup, ResolvedAddress } from '@leadforge/kit/outbound';
+import type { ConnectRoute } from '@leadforge/kit/outbound';
 
 /**
  * A simulated world for coverage tests and the coverage benchmark: towns with real-shaped

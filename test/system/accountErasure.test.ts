@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { bearer } from '../support/api.ts';
 import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
 import { waitForMail } from '../../services/auth/test/support/mailbox.ts';

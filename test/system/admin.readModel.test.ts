@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import adminService from '@leadforge/admin';
-import { startService, type RunningService } from '@leadforge/kit';
+import { startService, type RunningService } from '@leadforge/kit/service';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { apiClient, bearer } from '../support/api.ts';
 import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';

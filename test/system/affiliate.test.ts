@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 
 const REFERRAL_SECRET = `system-test-referral-secret-${crypto.randomBytes(8).toString('hex')}`;
 const INTERNAL_TOKEN = crypto.randomBytes(24).toString('hex');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
 import { startSiteVerifyStandIn } from '../../services/contact/test/support/siteverifyStandIn.ts';

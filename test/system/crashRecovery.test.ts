@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { apiClient } from '../support/api.ts';
 import { fixtureWebEnv } from '../support/distributedStack.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';

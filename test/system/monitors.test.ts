@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { webhookSignature } from '../../services/leads/src/webhooks/webhookSignature.ts';
 import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 import { bearer } from '../support/api.ts';

@@ -1,22 +1,22 @@
 import { Navigate, Outlet, Route, ScrollRestoration, createBrowserRouter, createRoutesFromElements } from 'react-router-dom';
 import { AppLayout } from './layout/AppLayout';
-import { AdminPage } from './pages/AdminPage';
-import { AffiliatePage } from './pages/AffiliatePage';
-import { ContactPage } from './pages/ContactPage';
-import { OptOutPage } from './pages/OptOutPage';
-import { CreditsPage } from './pages/CreditsPage';
-import { DashboardPage } from './pages/DashboardPage';
+import { AdminPage } from './admin/AdminPage';
+import { AffiliatePage } from './affiliate/AffiliatePage';
+import { ContactPage } from './contact/ContactPage';
+import { OptOutPage } from './optOut/OptOutPage';
+import { CreditsPage } from './billing/CreditsPage';
+import { DashboardPage } from './leads/DashboardPage';
 import { DevelopersPage } from './developers/DevelopersPage';
-import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
-import { HomePage } from './pages/HomePage';
-import { LoginPage } from './pages/LoginPage';
+import { ForgotPasswordPage } from './account/ForgotPasswordPage';
+import { HomePage } from './home/HomePage';
+import { LoginPage } from './account/LoginPage';
 import { MonitorsPage } from './monitors/MonitorsPage';
-import { PromoPage } from './pages/PromoPage';
-import { RegisterPage } from './pages/RegisterPage';
-import { ResetPasswordPage } from './pages/ResetPasswordPage';
-import { SearchesPage } from './pages/SearchesPage';
-import { SearchPage } from './pages/SearchPage';
-import { SettingsPage } from './pages/SettingsPage';
+import { PromoPage } from './billing/PromoPage';
+import { RegisterPage } from './account/RegisterPage';
+import { ResetPasswordPage } from './account/ResetPasswordPage';
+import { SearchesPage } from './leads/SearchesPage';
+import { SearchPage } from './leads/SearchPage';
+import { SettingsPage } from './account/SettingsPage';
 import { RequireSession } from './routing/RequireSession';
 
 function Root() {

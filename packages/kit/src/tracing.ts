@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { KitConfig } from './config.ts';
+import type { KitConfig } from './config/kitConfig.ts';
 
 let started = false;
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import type { RunningService, ServiceDefinition } from '../src/service.ts';
+import { startServiceForTest } from '@leadforge/testing';
+import type { RunningService, ServiceDefinition } from '../src/service/service.ts';
 
 const guarded: ServiceDefinition = {
   name: 'contact',

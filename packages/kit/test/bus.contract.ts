@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import type { Bus, BusMessage, Subscription } from '../src/bus/bus.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import type { Bus, BusMessage, Subscription } from '../src/events/bus/bus.ts';
+import { waitFor } from '@leadforge/testing';
 
 /**
  * Nothing here waits for something that should not happen (a duplicate, a delivery after close) by

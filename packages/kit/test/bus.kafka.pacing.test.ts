@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BusMessage } from '../src/bus/bus.ts';
-import { createKafkaBus } from '../src/bus/kafkaBus.ts';
+import type { BusMessage } from '../src/events/bus/bus.ts';
+import { createKafkaBus } from '../src/events/bus/kafkaBus.ts';
 
 /**
  * The bus's own pacing (one send at a time, jittered waits) against a stand-in for the kafkajs

@@ -3,11 +3,10 @@ import kafkajs from 'kafkajs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_TOPICS, TOPICS } from '@leadforge/contracts';
-import { kafkaTopicConfig } from '../src/bus/createBus.ts';
-import { createKafkaBus } from '../src/bus/kafkaBus.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import { kafkaTopicConfig } from '../src/events/bus/createBus.ts';
+import { createKafkaBus } from '../src/events/bus/kafkaBus.ts';
+import { waitFor, givenBrokers, KAFKA_START_TIMEOUT_MS, kafkaSkipReason, startOwnKafka, type OwnKafka } from '@leadforge/testing';
 import { busContract } from './bus.contract.ts';
-import { givenBrokers, KAFKA_START_TIMEOUT_MS, kafkaSkipReason, startOwnKafka, type OwnKafka } from './testKafka.ts';
 
 describe('the settings of topics the Kafka bus creates', () => {
   it('keeps the whole history of the topics the admin read models replay, and the broker default elsewhere', () => {

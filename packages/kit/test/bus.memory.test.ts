@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import type { BusMessage } from '../src/bus/bus.ts';
-import { createBus, createStackBus, sharedMemoryBus } from '../src/bus/createBus.ts';
-import { createMemoryBus } from '../src/bus/memoryBus.ts';
+import type { BusMessage } from '../src/events/bus/bus.ts';
+import { createBus, createStackBus, sharedMemoryBus } from '../src/events/bus/createBus.ts';
+import { createMemoryBus } from '../src/events/bus/memoryBus.ts';
 import pino from 'pino';
-import { waitFor } from '../src/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { busContract } from './bus.contract.ts';
 
 busContract('memory', () => createMemoryBus({ retryMs: 10 }), { deliveryMs: 2_000 });

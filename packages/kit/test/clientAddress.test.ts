@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_PROOF_HEADER } from '../src/http/clientAddress.ts';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import type { RunningService, ServiceDefinition } from '../src/service.ts';
+import { startServiceForTest } from '@leadforge/testing';
+import type { RunningService, ServiceDefinition } from '../src/service/service.ts';
 
 const whoAmI: ServiceDefinition = {
   name: 'contact',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadKitConfig, standInsAllowed } from '../src/config.ts';
-import { readBool, readInt } from '../src/environment.ts';
+import { loadKitConfig, standInsAllowed } from '../src/config/kitConfig.ts';
+import { readBool, readInt } from '../src/config/environment.ts';
 
 describe('configuration', () => {
   it('names the variable that is missing in production', () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import knex from 'knex';
 import { describe, expect, it } from 'vitest';
 import { describeValidation, registerErrorHandling } from '../src/http/errorHandler.ts';
-import { badRequest } from '../src/errors.ts';
+import { badRequest } from '../src/http/errors.ts';
 
 describe('validation messages', () => {
   it('names the missing field', () => {

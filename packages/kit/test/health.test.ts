@@ -1,10 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerHealth, type ReadinessCheck } from '../src/http/health.ts';
-import type { RunningService } from '../src/service.ts';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import { postgresConfigured } from '../src/testing/testDatabase.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import type { RunningService } from '../src/service/service.ts';
+import { startServiceForTest, postgresConfigured, waitFor } from '@leadforge/testing';
 
 describe('/readyz', () => {
   let app: FastifyInstance;

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findHostileValue, queryEscapesAreValid } from '../src/http/hostileInput.ts';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import type { RunningService, ServiceDefinition } from '../src/service.ts';
+import { startServiceForTest } from '@leadforge/testing';
+import type { RunningService, ServiceDefinition } from '../src/service/service.ts';
 
 /** Routes that hand what they get to PostgreSQL, as a service's queries do. */
 const echoing: ServiceDefinition = {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../src/errors.ts';
+import { HttpError } from '../src/http/errors.ts';
 import { InternalClient } from '../src/http/internalCalls.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 
 /** A stand-in for another service on loopback: each request takes the next planned behaviour. */
 interface Callee {

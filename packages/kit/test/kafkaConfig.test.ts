@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadKitConfig } from '../src/config.ts';
-import { readKafkaConfig } from '../src/bus/kafkaConfig.ts';
+import { loadKitConfig } from '../src/config/kitConfig.ts';
+import { readKafkaConfig } from '../src/config/kafkaConfig.ts';
 
 describe('Kafka settings from the environment', () => {
   it('means the in-process bus without KAFKA_BROKERS', () => {

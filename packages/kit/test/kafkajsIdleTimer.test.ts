@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { installedKafkajsVersion, PATCHED_KAFKAJS_VERSION, RequestQueueClass } from '../src/bus/kafkajsIdleTimer.ts';
+import { installedKafkajsVersion, PATCHED_KAFKAJS_VERSION, RequestQueueClass } from '../src/events/bus/kafkajsIdleTimer.ts';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const newQueue = () => new (RequestQueueClass as unknown as new (options: object) => any)({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { register } from 'prom-client';
 import { LeasedQueue, type LeasedQueueOptions, type WorkOutcome } from '../src/work/leasedQueue.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
+import { createTestDatabase, type TestDatabase } from '@leadforge/testing';
 
 const logger = pino({ level: 'silent' });
 

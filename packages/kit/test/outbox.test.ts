@@ -3,12 +3,11 @@ import kafkajs from 'kafkajs';
 import pino from 'pino';
 import { register } from 'prom-client';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
-import type { Bus, BusMessage } from '../src/bus/bus.ts';
-import { createMemoryBus } from '../src/bus/memoryBus.ts';
-import { startConsumer } from '../src/consumer/eventConsumer.ts';
-import { emitEvent, OutboxRelay, replayParkedOutbox } from '../src/outbox/outbox.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/testDatabase.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import type { Bus, BusMessage } from '../src/events/bus/bus.ts';
+import { createMemoryBus } from '../src/events/bus/memoryBus.ts';
+import { startConsumer } from '../src/events/consumer/eventConsumer.ts';
+import { emitEvent, OutboxRelay, replayParkedOutbox } from '../src/events/outbox/outbox.ts';
+import { createTestDatabase, type TestDatabase, waitFor } from '@leadforge/testing';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '@leadforge/contracts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrations.ts';
-import { runReplayCommand } from '../src/consumer/replayCommand.ts';
+import { runReplayCommand } from '../src/events/consumer/replayCommand.ts';
 
 describe('npm run events:replay', () => {
   let dataDir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replicaName } from '../src/service.ts';
+import { replicaName } from '../src/service/service.ts';
 
 // A restarted replica must find its own leases (outbox relay, scraper jobs) under the same name, and
 // two live processes must never share one.

@@ -3,8 +3,7 @@ import { once } from 'node:events';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { stopInOrder } from '../src/work/deadline.ts';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import { waitFor } from '../src/testing/waitFor.ts';
+import { startServiceForTest, waitFor } from '@leadforge/testing';
 
 const never = () => new Promise<never>(() => {});
 

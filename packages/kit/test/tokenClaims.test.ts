@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '../src/http/authentication.ts';
-import { startServiceForTest } from '../src/testing/serviceUnderTest.ts';
-import type { RunningService, ServiceDefinition } from '../src/service.ts';
+import { startServiceForTest } from '@leadforge/testing';
+import type { RunningService, ServiceDefinition } from '../src/service/service.ts';
 
 const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -23,7 +23,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
-import { ConfigError, databaseUrlFor, loadKitConfig, migrate, openDatabase, readInt, startService, type ServiceDefinition } from '@leadforge/kit';
+import { startService, type ServiceDefinition } from '@leadforge/kit/service';
+import { ConfigError, loadKitConfig, readInt } from '@leadforge/kit/config';
+import { databaseUrlFor, migrate, openDatabase } from '@leadforge/kit/db';
 
 /** Compiled, this file is packages/service-runner/dist/runService.js and the services are their dist/index.js. */
 const COMPILED = import.meta.url.endsWith('.js');

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '@leadforge/contracts';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { bearer, callerFor, ROOT_EMAIL, startAdminHarness, type AdminHarness } from './adminHarness.ts';
-import { eventually, publishEvent } from './busEvents.ts';
+import { publishEvent } from './busEvents.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const MISSING_USER = '00000000-0000-7000-8000-000000000000';
+/** The read models catch up with the bus asynchronously: a check is retried until it passes. */
+const CATCH_UP = { timeout: 5000, interval: 25 };
 
 /** The stats without the moment they were computed at. */
 const figures = (body: { stats: { usage: { total_leads_generated: number; total_scrapes: number }; users: object; credits: object }; users: object; contact_submissions: object; users_page: object; contact_submissions_page: object }) => ({
@@ -45,11 +46,11 @@ for (const kind of kinds) {
     });
 
     it('builds users from auth events and balances from billing events', async () => {
-      const body = await eventually(async () => {
+      const body = await vi.waitFor(async () => {
         const b = await stats();
         expect(b.stats.credits.total_in_system).toBe(20);
         return b;
-      });
+      }, CATCH_UP);
       expect(body.stats.users).toEqual({ total: 2, admins: 1, inactive: 0 });
       expect(body.stats.recent_users.map((u: { email: string }) => u.email)).toEqual(['ada@example.com', ROOT_EMAIL]);
       expect(body.users[0]).toMatchObject({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com', role: 'user', status: 'active', credits: 10 });
@@ -137,7 +138,7 @@ for (const kind of kinds) {
       expect(removals.filter((r) => r.status === 400)).toHaveLength(4);
       const balance = await callerFor(h.billing.url)('GET', `/internal/balances/${ada.id}`, undefined, { 'x-internal-token': h.admin.ctx.config.internalToken });
       expect(balance.body.balance).toBe(5);
-      await eventually(async () => expect((await stats('?include=users&search=ada')).users[0].credits).toBe(5));
+      await vi.waitFor(async () => expect((await stats('?include=users&search=ada')).users[0].credits).toBe(5), CATCH_UP);
       await h.call('POST', '/api/admin/update-credits', { user_id: ada.id, credits_change: 5 }, asRoot());
     });
 
@@ -192,11 +193,11 @@ for (const kind of kinds) {
       await callerFor(h.auth.url)('POST', `/internal/users/${gone.id}/status`, { status: 'deleted' }, { 'x-internal-token': h.admin.ctx.config.internalToken });
       const onDeleted = await h.call('POST', '/api/admin/user-action', { user_id: gone.id, action: 'activate' }, asRoot());
       expect(onDeleted).toMatchObject({ status: 404, body: { detail: 'User not found' } });
-      await eventually(async () => {
+      await vi.waitFor(async () => {
         const body = await stats('?include=stats,users');
         expect(body.users.map((u: { id: string }) => u.id)).not.toContain(gone.id);
         expect(body.stats.users.total).toBe(2);
-      });
+      }, CATCH_UP);
       // The read model keeps no name or address of a deleted account.
       expect(await h.admin.ctx.db('rm_users').where({ user_id: gone.id }).first('name', 'email', 'status')).toEqual({ name: null, email: null, status: 'deleted' });
     });
@@ -242,7 +243,7 @@ for (const kind of kinds) {
       expect(entries.find((e) => e.details.detail === 'Ada Lovelace is now an admin.')).toMatchObject({ details: { action: 'user.promote', result: 'ok', target_id: ada.id, actor_email: ROOT_EMAIL } });
       expect(entries.find((e) => e.details.action === 'user.demote' && e.details.target_id === root.id)).toMatchObject({ details: { result: 'refused', detail: 'You cannot demote your own account' } });
       expect(entries.find((e) => e.details.target_id === MISSING_USER)).toMatchObject({ details: { result: 'refused', detail: 'User not found' } });
-      await eventually(async () => expect(announced.length).toBe(res.body.total));
+      await vi.waitFor(async () => expect(announced.length).toBe(res.body.total), CATCH_UP);
       expect(announced).toContainEqual(expect.objectContaining({ actor_id: root.id, action: 'user.promote', target_id: ada.id, result: 'ok' }));
       await subscription.close();
       await expect(h.admin.ctx.db('admin_audit_log').update({ detail: 'rewritten' })).rejects.toThrow(/append-only/);
@@ -251,7 +252,7 @@ for (const kind of kinds) {
 
     it('filters and pages users on the server', async () => {
       for (let i = 0; i < 7; i++) await h.register(`Pager ${i}`, `pager${i}@example.org`);
-      await eventually(async () => expect((await stats('?include=users&search=pager')).users_page.total).toBe(7));
+      await vi.waitFor(async () => expect((await stats('?include=users&search=pager')).users_page.total).toBe(7), CATCH_UP);
       const first = await stats('?include=users&search=PAGER&users_page_size=3');
       const third = await stats('?include=users&search=pager&users_page_size=3&users_page=3');
       expect(first.users.map((u: { name: string }) => u.name)).toEqual(['Pager 6', 'Pager 5', 'Pager 4']);
@@ -311,11 +312,11 @@ for (const kind of kinds) {
       expect(before.stats).toMatchObject({ users: { total: scanned.total, admins: scanned.admins, inactive: scanned.inactive }, credits: { total_in_system: scanned.credits } });
       const replica = await h.startAnotherAdmin();
       const callReplica = callerFor(replica.url);
-      const replayed = await eventually(async () => {
+      const replayed = await vi.waitFor(async () => {
         const res = await callReplica('GET', '/api/admin/enhanced-stats?users_page_size=200&contacts_page_size=200', undefined, asRoot());
         expect(figures(res.body)).toEqual(before);
         return res.body;
-      });
+      }, CATCH_UP);
       expect(replayed.stats.usage.total_scrapes).toBe(31);
       const activityBefore = (await h.call('GET', '/api/admin/activity-logs?limit=200', undefined, asRoot())).body;
       const activityReplayed = (await callReplica('GET', '/api/admin/activity-logs?limit=200', undefined, asRoot())).body;
@@ -326,7 +327,7 @@ for (const kind of kinds) {
       const rebuilt = await h.call('POST', '/internal/read-models/rebuild', undefined, internal);
       expect(rebuilt.status).toBe(200);
       expect(rebuilt.body.consumer_group).toMatch(/^admin\.read-models\./);
-      await eventually(async () => expect(figures(await stats('?users_page_size=200&contacts_page_size=200'))).toEqual(before));
+      await vi.waitFor(async () => expect(figures(await stats('?users_page_size=200&contacts_page_size=200'))).toEqual(before), CATCH_UP);
       expect((await h.call('GET', '/api/admin/activity-logs?type=admin_action', undefined, asRoot())).body.total).toBeGreaterThan(0);
     });
 
@@ -341,13 +342,13 @@ for (const kind of kinds) {
           search_id: `after-rebuild-${i}`, user_id: ada.id, results_count: 2, credits_used: 2, status: 'completed', reason: null, timestamp: new Date().toISOString(),
         });
       }
-      await eventually(async () => {
+      await vi.waitFor(async () => {
         const now = await stats('?include=stats');
         expect(now.stats.usage).toEqual({
           total_leads_generated: before.stats.usage.total_leads_generated + 12,
           total_scrapes: before.stats.usage.total_scrapes + 6,
         });
-      }, 15_000);
+      }, { ...CATCH_UP, timeout: 15_000 });
       const fromReplica = await callerFor(replica.url)('GET', '/api/admin/enhanced-stats?include=stats', undefined, asRoot());
       expect(fromReplica.body.stats.usage.total_scrapes).toBe(before.stats.usage.total_scrapes + 6);
       // The old generation's consumer stopped: its refused events are not parked (no dead-letter alert per rebuild).

@@ -1,6 +1,7 @@
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { startService, type Bus, type RunningService } from '@leadforge/kit';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import { startService, type RunningService } from '@leadforge/kit/service';
+import type { Bus } from '@leadforge/kit/events';
 import adminService from '../src/index.ts';
 import { startAuthStandIn, type AuthStandIn } from './standIns/authStandIn.ts';
 import { billingStandIn } from './standIns/billingStandIn.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commissionCents, toCents, toDecimalString, toDollars } from '../src/domain/cents.ts';
+import { commissionCents, toCents, toDollars } from '../src/domain/cents.ts';
+import { toDecimalString } from '../src/paypal/payoutsProvider.ts';
 import { canonicalEmail } from '../src/domain/canonicalEmail.ts';
 import { nextPayoutDate, payoutPeriod } from '../src/domain/payoutSchedule.ts';
 

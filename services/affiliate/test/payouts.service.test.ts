@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import type { Bus, RunningService } from '@leadforge/kit';
+import { postgresConfigured, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import { createMemoryBus } from '@leadforge/kit/events';
+import type { RunningService } from '@leadforge/kit/service';
+import type { Bus } from '@leadforge/kit/events';
 import affiliateService from '../src/index.ts';
 import { payoutPeriod } from '../src/domain/payoutSchedule.ts';
 import { payoutsProvider } from '../src/runtime.ts';

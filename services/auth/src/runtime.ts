@@ -1,9 +1,10 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { readInt, readVar } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
 import type { AccessClaims } from '@leadforge/contracts';
+import { loadAuthConfig, type AuthConfig } from './config.ts';
 import { creditBalances, type CreditBalances } from './domain/balances.ts';
 import { loadSigningKey, tokenSigner, type SigningKey } from './domain/signingKeys.ts';
-import { parseAdminEmails } from './domain/users.ts';
+import { parseAdminEmails, promoteAdmins } from './domain/users.ts';
+import { startMailSender, type MailSender } from './mail/mailOutbox.ts';
 import { mailTransportFrom, type MailTransport } from './mail/mailTransport.ts';
 
 /** What auth's routes and consumers share, built once per start. */
@@ -14,39 +15,38 @@ export interface AuthRuntime {
   tokenTtlSeconds: number;
   adminEmails: Set<string>;
   balances: CreditBalances;
-  limits: {
-    registerPerIpPerHour: number;
-    loginPerIpPerMinute: number;
-    loginPerEmailPer15Minutes: number;
-    resetPerIpPerHour: number;
-    resetPerEmailPerHour: number;
-    passwordChangePerUserPer15Minutes: number;
-    exportPerUserPer15Minutes: number;
-  };
+  limits: AuthConfig['limits'];
   mail: { transport: MailTransport; retryBaseMs: number; wake: () => void };
 }
 
 export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
-  const env = ctx.env;
-  const key = await loadSigningKey(ctx.db, readVar(env, 'JWT_PRIVATE_KEY'));
-  const tokenTtlSeconds = readInt(env, 'ACCESS_TOKEN_TTL_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);
+  const config = loadAuthConfig(ctx.env);
+  const key = await loadSigningKey(ctx.db, config.jwtPrivateKey);
   return {
     ctx,
     key,
-    sign: tokenSigner(key, tokenTtlSeconds),
-    tokenTtlSeconds,
-    adminEmails: parseAdminEmails(readVar(env, 'ADMIN_EMAILS')),
+    sign: tokenSigner(key, config.tokenTtlSeconds),
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    adminEmails: parseAdminEmails(config.adminEmails),
     balances: creditBalances(ctx.db, ctx.internal, Boolean(ctx.config.serviceUrls.billing), ctx.log),
-    limits: {
-      registerPerIpPerHour: readInt(env, 'AUTH_REGISTER_PER_IP_PER_HOUR', 20, 1),
-      loginPerIpPerMinute: readInt(env, 'AUTH_LOGIN_PER_IP_PER_MINUTE', 30, 1),
-      loginPerEmailPer15Minutes: readInt(env, 'AUTH_LOGIN_PER_EMAIL_PER_15_MINUTES', 10, 1),
-      resetPerIpPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_IP_PER_HOUR', 20, 1),
-      resetPerEmailPerHour: readInt(env, 'AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR', 3, 1),
-      passwordChangePerUserPer15Minutes: readInt(env, 'AUTH_PASSWORD_CHANGE_PER_USER_PER_15_MINUTES', 10, 1),
-      exportPerUserPer15Minutes: readInt(env, 'AUTH_ACCOUNT_EXPORT_PER_USER_PER_15_MINUTES', 5, 1),
-    },
+    limits: config.limits,
     // The sender starts with the service; until then a wake-up has nothing to do.
-    mail: { transport: mailTransportFrom(env, ctx.config, ctx.log), retryBaseMs: readInt(env, 'MAIL_RETRY_BASE_SECONDS', 60, 1, 3600) * 1000, wake: () => undefined },
+    mail: { transport: mailTransportFrom(ctx.env, ctx.config, ctx.log), retryBaseMs: config.mailRetryBaseMs, wake: () => undefined },
   };
+}
+
+/** ADMIN_EMAILS' accounts become admins at each start. */
+export async function promoteConfiguredAdmins({ ctx, adminEmails }: AuthRuntime): Promise<void> {
+  const promoted = await promoteAdmins(ctx.db, adminEmails);
+  if (promoted.length) ctx.log.info({ promoted }, 'promoted ADMIN_EMAILS accounts to admin');
+}
+
+/** Starts sending the queued emails; routes and consumers wake it once they queue one. */
+export function startMailSending(rt: AuthRuntime): MailSender {
+  const { ctx, mail } = rt;
+  const sender = startMailSender({ db: ctx.db, transport: mail.transport, log: ctx.log, retryBaseMs: mail.retryBaseMs });
+  mail.wake = sender.wake;
+  if (mail.transport.delivers) ctx.log.info({ mail: mail.transport.describe }, 'account emails are sent through SMTP');
+  else ctx.log.warn({ mail: mail.transport.describe }, 'no SMTP_URL: account emails are written as .eml files, not sent');
+  return sender;
 }

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import type { RunningService } from '@leadforge/kit';
+import { postgresConfigured, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import type { RunningService } from '@leadforge/kit/service';
 import authService from '../src/index.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];

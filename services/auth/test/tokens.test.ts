@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVerifier } from 'fast-jwt';
-import { createTestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@leadforge/kit';
+import { createTestDatabase } from '@leadforge/testing';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@leadforge/kit/http';
 import { loadSigningKey, tokenSigner } from '../src/domain/signingKeys.ts';
 
 const migrations = new URL('../src/db/migrations', import.meta.url).pathname;

@@ -1,5 +1,4 @@
-import type { ServiceDefinition } from '@leadforge/kit';
-import { perService } from '@leadforge/kit';
+import { defineService } from '@leadforge/kit/service';
 import { buildRuntime } from './runtime.ts';
 import { consumeSignups } from './events/signupConsumer.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';
@@ -10,28 +9,13 @@ import { promoRoutes } from './routes/promoRoutes.ts';
 import { testCheckoutRoutes } from './routes/testCheckoutRoutes.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
 
-const runtimeOf = perService(buildRuntime);
-
 /** Billing: the credit ledger, plans, purchases and promo orders, PayPal checkout and webhooks. */
-export const billingService: ServiceDefinition = {
+export const billingService = defineService({
   name: 'billing',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
-
-  async routes(app, ctx) {
-    const rt = await runtimeOf(ctx);
-    await paymentRoutes(app, rt);
-    await promoRoutes(app, rt);
-    await testCheckoutRoutes(app, rt);
-    await webhookRoutes(app, rt);
-    await adminRoutes(app, rt);
-    await internalRoutes(app, rt);
-    await accountDataRoutes(app, rt);
-  },
-
-  async start(ctx) {
-    const subscription = await consumeSignups(ctx);
-    return () => subscription.close();
-  },
-};
+  runtime: buildRuntime,
+  routes: [paymentRoutes, promoRoutes, testCheckoutRoutes, webhookRoutes, adminRoutes, internalRoutes, accountDataRoutes],
+  start: [consumeSignups],
+});
 
 export default billingService;

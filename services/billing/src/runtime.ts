@@ -1,9 +1,8 @@
-import type { ServiceContext } from '@leadforge/kit';
-import { readInt } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
 import { Checkout } from './domain/checkout.ts';
 import { PaypalWebhooks } from './domain/paypalWebhooks.ts';
 import { displayBalances } from './domain/signups.ts';
-import { loadPaymentsConfig } from './payments/paymentsConfig.ts';
+import { loadBillingConfig } from './config.ts';
 import { PaymentProviders } from './payments/paymentProviders.ts';
 
 /** What billing's routes and consumers share, built once per start. */
@@ -17,8 +16,8 @@ export interface BillingRuntime {
 }
 
 export async function buildRuntime(ctx: ServiceContext): Promise<BillingRuntime> {
-  const env = ctx.env;
-  const providers = new PaymentProviders(ctx.db, loadPaymentsConfig(env, ctx.config.requireRealProviders));
+  const config = loadBillingConfig(ctx.env, ctx.config.requireRealProviders);
+  const providers = new PaymentProviders(ctx.db, config.payments);
   await providers.initialise(ctx.config.requireRealProviders);
   if (providers.testCheckout) ctx.log.warn('no PayPal credentials: payments use the built-in test checkout (no money moves)');
   return {
@@ -26,10 +25,7 @@ export async function buildRuntime(ctx: ServiceContext): Promise<BillingRuntime>
     providers,
     checkout: new Checkout(ctx, providers),
     webhooks: new PaypalWebhooks(ctx, providers),
-    balanceForDisplay: displayBalances(ctx.db, readInt(env, 'BILLING_SIGNUP_WAIT_MS', 600, 0, 5000)),
-    limits: {
-      ordersPerUserPerHour: readInt(env, 'BILLING_ORDERS_PER_USER_PER_HOUR', 30, 1),
-      promoOrdersPerIpPerHour: readInt(env, 'BILLING_PROMO_ORDERS_PER_IP_PER_HOUR', 30, 1),
-    },
+    balanceForDisplay: displayBalances(ctx.db, config.signupWaitMs),
+    limits: config.limits,
   };
 }

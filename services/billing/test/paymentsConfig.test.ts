@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPaymentsConfig } from '../src/payments/paymentsConfig.ts';
+import { loadPaymentsConfig } from '../src/config.ts';
 
 describe('payments configuration', () => {
   it('uses the built-in test checkout locally when no PayPal credentials are set', () => {

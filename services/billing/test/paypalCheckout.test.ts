@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
 import { recordCapture } from '../src/domain/purchases.ts';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
 import { startPaypalStandIn, type PaypalStandIn } from './support/paypalStandIn.ts';

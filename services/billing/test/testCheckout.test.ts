@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];

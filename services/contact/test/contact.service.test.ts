@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { GATEWAY_PROOF_HEADER, type Bus, type RunningService } from '@leadforge/kit';
+import { postgresConfigured, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import { createMemoryBus } from '@leadforge/kit/events';
+import type { RunningService } from '@leadforge/kit/service';
+import type { Bus } from '@leadforge/kit/events';
+import { GATEWAY_PROOF_HEADER } from '@leadforge/kit/http';
 import type { EventEnvelope } from '@leadforge/contracts';
 import contactService from '../src/index.ts';
 import { startSiteVerifyStandIn } from './support/siteverifyStandIn.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { robotCheckFrom } from '../src/runtime.ts';
-import { GOOGLE_TEST_KEYS } from '../src/domain/robotCheck.ts';
+import { GOOGLE_TEST_KEYS } from '../src/config.ts';
 
 const PUBLIC_URL = 'https://leadforge.example';
 

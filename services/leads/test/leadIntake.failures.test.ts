@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDeadLetters } from '@leadforge/kit';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { listDeadLetters } from '@leadforge/kit/events';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { INTAKE_FAILED_ERROR } from '../src/domain/searchOutcome.ts';
 import { engineLead } from './support/engineStandIn.ts';
 import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';

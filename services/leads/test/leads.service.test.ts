@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { insufficientCreditsDetail } from '@leadforge/contracts';
 import { engineLead } from './support/engineStandIn.ts';
 import { readFeed } from './support/feedReader.ts';

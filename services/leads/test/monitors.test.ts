@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { v7 as uuidv7 } from 'uuid';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
-import { buildRuntime } from '../src/leadsRuntime.ts';
+import { buildRuntime } from '../src/runtime.ts';
 import { startMonitorRun } from '../src/monitors/monitorRunStart.ts';
 import { engineLead } from './support/engineStandIn.ts';
 import { INTERNAL_TOKEN, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { engineLead } from './support/engineStandIn.ts';
 import { readFeed } from './support/feedReader.ts';
 import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';

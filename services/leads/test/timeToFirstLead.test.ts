@@ -1,8 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { engineLead } from './support/engineStandIn.ts';
 import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '@leadforge/kit';
+import type { RunningService } from '@leadforge/kit/service';
 import { engineLead } from './support/engineStandIn.ts';
 import { caller, startLeads, startSurroundings, type Surroundings } from './support/leadsUnderTest.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhookReceiver.ts';

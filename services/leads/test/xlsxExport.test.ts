@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { LEADS_EXPORT_COLUMNS } from '@leadforge/contracts';
 import type { ExportableLead } from '../src/domain/csvCells.ts';
-import { writeLeadsWorkbook } from '../src/routes/xlsxExportRoute.ts';
+import { writeLeadsWorkbook } from '../src/domain/leadsWorkbook.ts';
 
 const lead = (i: number, overrides: Partial<ExportableLead> = {}): ExportableLead => ({
   name: `Owner ${i}`, company: `Company ${i}`, email: `a${i}@example.com`, phone: '+15550100001',

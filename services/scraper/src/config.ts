@@ -1,5 +1,17 @@
-import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit';
-import type { HttpLimits } from './outbound/outboundClient.ts';
+import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit/config';
+
+/** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
+export interface HttpLimits {
+  globalConcurrency: number;
+  perHostConcurrency: number;
+  perHostDelayMs: number;
+  maxCrawlDelayMs: number;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  maxResponseBytes: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+}
 
 export type PlacesSourceName = 'osm' | 'google' | 'decodo';
 

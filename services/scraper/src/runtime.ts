@@ -1,24 +1,25 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
-import type { ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
 import { loadScraperConfig, type ScraperConfig } from './config.ts';
-import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './domain/extract/index.ts';
-import { createSiteEnricher } from './enrichment/siteEnrichment.ts';
-import { JobWorker } from './jobs/jobWorker.ts';
-import { SearchRun } from './jobs/searchRun.ts';
-import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
-import type { HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
-import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './domain/verdicts/catchAllProbe.ts';
+import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './verdicts/dnsMailDomainCheck.ts';
+import { createSiteEnricher } from './crawl/siteEnrichment.ts';
+import { JobWorker } from './search/jobWorker.ts';
+import { SearchRun } from './search/searchRun.ts';
+import type { ConnectRoute } from '@leadforge/kit/outbound';
+import type { HostLookup } from '@leadforge/kit/outbound';
+import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './verdicts/catchAllProbe.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
-import { loadParseConfig } from './parsing/parseConfig.ts';
-import { acquireParsePool } from './parsing/parsePool.ts';
-import { createPageReader, type PageReader } from './parsing/pageReader.ts';
+import { loadParseConfig } from './crawl/parseConfig.ts';
+import { acquireParsePool } from './crawl/parsePool.ts';
+import { createPageReader, type PageReader } from './crawl/pageReader.ts';
 import { placesSearchFor } from './places/placesSearchFor.ts';
 import { geocodeStoreOf } from './places/geocodeStore.ts';
-import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './quota/proxyQuota.ts';
-import { loadQuotaSnapshot, quotaSnapshotWriter } from './quota/quotaSnapshot.ts';
-import { proxyQuotaRemaining, reportAtScrape } from './usage/scraperMetrics.ts';
+import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './outbound/proxyQuota.ts';
+import { loadQuotaSnapshot, quotaSnapshotWriter } from './outbound/quotaSnapshot.ts';
+import { proxyQuotaRemaining } from './metrics.ts';
+import { reportAtScrape } from './usage/scrapeTimeGauges.ts';
 import { UsageRecorder } from './usage/usageRecorder.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface ScraperRuntime {
   worker: JobWorker;
   /** Saves the in-process quota now (no-op with Redis). */
   saveQuota(): Promise<void>;
+  /** Starts recording usage and working on jobs (with the service); `stop` ends them and lets go of what they held. */
+  start(): void;
   stop(): Promise<void>;
 }
 
@@ -119,6 +122,10 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
     usage,
     worker,
     saveQuota: async () => { await snapshot?.flush(); },
+    start() {
+      usage.start();
+      worker.start();
+    },
     async stop() {
       stopReporting();
       await worker.stop();

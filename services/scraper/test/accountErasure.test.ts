@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitEvent } from '@leadforge/kit';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { emitEvent } from '@leadforge/kit/events';
+import { waitFor } from '@leadforge/testing';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
-import { recordSearch } from '../src/jobs/jobStore.ts';
+import { recordSearch } from '../src/search/jobStore.ts';
 
 // leads.search and auth.user are two topics with no order between them: a search requested just
 // before an account's deletion can reach the scraper after its erasure, and must not be kept.

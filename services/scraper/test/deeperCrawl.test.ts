@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
-import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
+import { OutboundError } from '@leadforge/kit/outbound';
+import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
 import { testPageReader } from './support/testPageReader.ts';
 
 /** A site held in memory: pages and sitemap by URL, every request recorded. */

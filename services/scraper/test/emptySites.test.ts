@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
+import { OutboundError } from '@leadforge/kit/outbound';
+import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
+import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
 import type { FetchedPage } from '../src/outbound/outboundClient.ts';
 import { FAULT_HOSTS, startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';

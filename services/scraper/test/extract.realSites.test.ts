@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfHost } from '../src/domain/extract/countryOfHost.ts';
-import { extractContacts } from '../src/domain/extract/extractContacts.ts';
-import { hostOf } from '../src/domain/extract/siteDomain.ts';
+import { countryOfHost } from '../src/extract/countryOfHost.ts';
+import { extractContacts } from '../src/extract/extractContacts.ts';
+import { hostOf } from '../src/extract/siteDomain.ts';
 import { emptyTally, phoneKey, precision, recall, tally } from './realSites/contactScore.ts';
 import { countryOfTown } from './realSites/placeCountry.ts';
 import { loadRealSites } from './realSites/realSite.ts';

@@ -2,15 +2,15 @@ import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresConfigured, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import { createTestDatabase, postgresConfigured, type TestDatabase, waitFor } from '@leadforge/testing';
 import { loadScraperConfig } from '../src/config.ts';
-import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
-import { claimJob, readJob, renewLease } from '../src/jobs/jobStore.ts';
-import { SearchRun } from '../src/jobs/searchRun.ts';
+import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
+import { claimJob, readJob, renewLease } from '../src/search/jobStore.ts';
+import { SearchRun } from '../src/search/searchRun.ts';
 import { placesSearchFor } from '../src/places/placesSearchFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './support/scraperUnderTest.ts';
-import { MIGRATIONS_DIR, outboxEvents, requestSearch, startReplica, waitFor, type Replica } from './support/replicas.ts';
+import { MIGRATIONS_DIR, outboxEvents, requestSearch, startReplica, type Replica } from './support/replicas.ts';
 import { testPageReader } from './support/testPageReader.ts';
 
 const kinds = ['pglite', 'postgres'] as const;
@@ -40,13 +40,13 @@ for (const kind of kinds) {
       await requestSearch(db, 'takeover', 40);
       const first = startReplica({ db, web, owner: 'replica-a', env });
       replicas.push(first);
-      await waitFor(async () => sentLeads(await outboxEvents(db, 'takeover')).length >= 8, 30_000, 'first leads');
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'takeover')).length >= 8, { timeoutMs: 30_000, intervalMs: 25, what: 'first leads' });
       first.worker.abandon();
       const before = sentLeads(await outboxEvents(db, 'takeover')).length;
 
       const second = startReplica({ db, web, owner: 'replica-b', env });
       replicas.push(second);
-      await waitFor(async () => (await readJob(db, 'takeover'))?.state === 'finished', 60_000, 'the search to finish');
+      await waitFor(async () => (await readJob(db, 'takeover'))?.state === 'finished', { timeoutMs: 60_000, intervalMs: 25, what: 'the search to finish' });
 
       const events = await outboxEvents(db, 'takeover');
       const leads = sentLeads(events);
@@ -71,7 +71,7 @@ for (const kind of kinds) {
         for (const replica of replicas) for (const id of replica.worker.runningSearches) ranOn.set(replica.owner, (ranOn.get(replica.owner) ?? new Set()).add(id));
         const jobs = await Promise.all(ids.map((id) => readJob(db, id)));
         return jobs.every((job) => job?.state === 'finished');
-      }, 60_000, 'all searches to finish');
+      }, { timeoutMs: 60_000, intervalMs: 25, what: 'all searches to finish' });
       expect(ranOn.get('replica-b')?.size).toBeGreaterThan(0);
       expect(ranOn.get('replica-c')?.size).toBeGreaterThan(0);
       for (const id of ids) {
@@ -91,7 +91,7 @@ for (const kind of kinds) {
       const job = (await claimJob(db, { owner: 'stalled-worker' }, 60_000))!;
       expect(job.search_id).toBe('fenced');
       const { OutboundClient } = await import('../src/outbound/outboundClient.ts');
-      const { memoryProxyQuota } = await import('../src/quota/proxyQuota.ts');
+      const { memoryProxyQuota } = await import('../src/outbound/proxyQuota.ts');
       const client = new OutboundClient({
         userAgent: config.userAgent, allowPrivateNetworks: true, lookup: web.loopbackLookup, route: web.route, ...config.http,
         quota: memoryProxyQuota(), usage: { record: () => undefined },
@@ -102,7 +102,7 @@ for (const kind of kinds) {
         enrich: createSiteEnricher({ client, reader: parsing.reader, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
       });
       const outcome = run.run(new AbortController().signal);
-      await waitFor(async () => sentLeads(await outboxEvents(db, 'fenced')).length >= 4, 30_000, 'first leads');
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'fenced')).length >= 4, { timeoutMs: 30_000, intervalMs: 25, what: 'first leads' });
       // Another replica takes the job while this one is stalled.
       await db('scraper_jobs').where({ search_id: 'fenced' }).update({ lease_owner: 'other-replica' });
       const sentAtTakeover = sentLeads(await outboxEvents(db, 'fenced')).length;
@@ -149,13 +149,13 @@ describe.skipIf(!postgresConfigured)(`a replica killed with SIGKILL${postgresCon
         child.once('exit', (code) => reject(new Error(`replica process exited with ${code}`)));
       });
       await requestSearch(db, 'killed', 40);
-      await waitFor(async () => sentLeads(await outboxEvents(db, 'killed')).length >= 8, 60_000, 'the doomed replica to send leads');
+      await waitFor(async () => sentLeads(await outboxEvents(db, 'killed')).length >= 8, { timeoutMs: 60_000, intervalMs: 25, what: 'the doomed replica to send leads' });
       expect((await readJob(db, 'killed'))?.lease_owner).toBe('doomed-replica');
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
 
       survivor = startReplica({ db, web, owner: 'survivor', env });
-      await waitFor(async () => (await readJob(db, 'killed'))?.state === 'finished', 60_000, 'the search to finish');
+      await waitFor(async () => (await readJob(db, 'killed'))?.state === 'finished', { timeoutMs: 60_000, intervalMs: 25, what: 'the search to finish' });
       const events = await outboxEvents(db, 'killed');
       const leads = sentLeads(events);
       expect(events.filter((event) => event.type === 'scrape.finished')).toHaveLength(1);

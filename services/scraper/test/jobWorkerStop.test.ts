@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
+import { createTestDatabase, type TestDatabase, waitFor } from '@leadforge/testing';
 import { loadScraperConfig } from '../src/config.ts';
-import { readJob } from '../src/jobs/jobStore.ts';
-import { JobWorker } from '../src/jobs/jobWorker.ts';
-import { MIGRATIONS_DIR, requestSearch, waitFor } from './support/replicas.ts';
+import { readJob } from '../src/search/jobStore.ts';
+import { JobWorker } from '../src/search/jobWorker.ts';
+import { MIGRATIONS_DIR, requestSearch } from './support/replicas.ts';
 
 describe('a scraper replica stopping', () => {
   let database: TestDatabase;
@@ -19,7 +19,7 @@ describe('a scraper replica stopping', () => {
     const worker = new JobWorker(database.db, { owner: 'replica-a' }, jobs, () => new Promise(() => undefined), log);
     worker.start();
     await requestSearch(database.db, 'search-ignoring-abort', 5);
-    await waitFor(async () => worker.runningSearches.includes('search-ignoring-abort'), 10_000, 'the search to run');
+    await waitFor(async () => worker.runningSearches.includes('search-ignoring-abort'), { timeoutMs: 10_000, intervalMs: 25, what: 'the search to run' });
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

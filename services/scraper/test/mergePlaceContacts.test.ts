@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergePlaceContacts } from '../src/domain/mergePlaceContacts.ts';
-import type { Place } from '../src/domain/places/types.ts';
+import { mergePlaceContacts } from '../src/search/mergePlaceContacts.ts';
+import type { Place } from '../src/places/types.ts';
 
 const place: Place = { placeId: 'node/1', source: 'osm', name: 'Bakery Müller', country: 'DE' };
 const fromWebsite = { emails: ['info@bakery-muller.de'], phones: ['+49301234567'], socials: [] };

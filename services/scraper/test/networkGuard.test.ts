@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressProblem } from '@leadforge/kit/outbound/networkGuard.ts';
+import { addressProblem } from '@leadforge/kit/outbound';
 import { OutboundClient, type OutboundClientOptions } from '../src/outbound/outboundClient.ts';
-import type { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
-import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
-import type { UsageEntry } from '../src/usage/usageRecorder.ts';
+import type { OutboundError } from '@leadforge/kit/outbound';
+import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
+import type { UsageEntry } from '../src/outbound/outboundClient.ts';
 import { FAULT_HOSTS, PUBLIC_LOOKING_ADDRESS, startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 
 const FORBIDDEN = [

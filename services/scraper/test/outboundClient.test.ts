@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundClient, type OutboundClientOptions } from '../src/outbound/outboundClient.ts';
-import type { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import type { OutboundError } from '@leadforge/kit/outbound';
 import { retryAfterMs } from '../src/outbound/retryPolicy.ts';
-import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
-import type { UsageEntry } from '../src/usage/usageRecorder.ts';
+import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
+import type { UsageEntry } from '../src/outbound/outboundClient.ts';
 import { FAULT_HOSTS, startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 
 describe('the outbound HTTP client against the fixture web', () => {

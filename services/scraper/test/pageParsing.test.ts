@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageGivenUp, type GiveUpReason } from '../src/parsing/pageGivenUp.ts';
-import type { PageReader } from '../src/parsing/pageReader.ts';
+import { PageGivenUp, type GiveUpReason } from '../src/crawl/pageGivenUp.ts';
+import type { PageReader } from '../src/crawl/pageReader.ts';
 import { HOSTILE_HOSTS, hostilePage } from './fixtureWeb/hostilePages.ts';
 import { testPageReader } from './support/testPageReader.ts';
 

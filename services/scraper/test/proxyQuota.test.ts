@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryProxyQuota, redisProxyQuota } from '../src/quota/proxyQuota.ts';
+import { memoryProxyQuota, redisProxyQuota } from '../src/outbound/proxyQuota.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@leadforge/kit/testing/testDatabase.ts';
-import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
-import { loadQuotaSnapshot, quotaSnapshotWriter } from '../src/quota/quotaSnapshot.ts';
+import { createTestDatabase, type TestDatabase } from '@leadforge/testing';
+import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
+import { loadQuotaSnapshot, quotaSnapshotWriter } from '../src/outbound/quotaSnapshot.ts';
 import { MIGRATIONS_DIR } from './support/replicas.ts';
 
 describe('the proxy quota snapshot of a local install', () => {

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@leadforge/kit';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { claimJob, readJob, recordSearch } from '../src/jobs/jobStore.ts';
-import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
-import { loadQuotaSnapshot } from '../src/quota/quotaSnapshot.ts';
-import { reportAtScrape } from '../src/usage/scraperMetrics.ts';
+import type { Db } from '@leadforge/kit/db';
+import { postgresConfigured, type TestDatabaseKind, waitFor } from '@leadforge/testing';
+import { claimJob, readJob, recordSearch } from '../src/search/jobStore.ts';
+import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
+import { loadQuotaSnapshot } from '../src/outbound/quotaSnapshot.ts';
+import { reportAtScrape } from '../src/usage/scrapeTimeGauges.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
-import { waitFor } from './support/replicas.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -56,8 +54,8 @@ for (const kind of kinds) {
       // Past its deadline already: the worker claims it and finishes it at once.
       await db.transaction((trx) => recordSearch(trx, { search_id: 'late-1', user_id: 'user-1', industry: 'dentist', location: 'London', quantity: 5, deadline_at: new Date(Date.now() - 1_000).toISOString() }));
       scraper.rt.worker.wake();
-      await waitFor(async () => (await readJob(db, 'late-1'))?.state === 'finished', 30_000, 'the late search to finish');
-      await waitFor(async () => (await scrape('leadforge_work_attempts_total')).get('{service="scraper",queue="jobs",outcome="done"}') === doneBefore + 1, 10_000, 'the attempt to be counted');
+      await waitFor(async () => (await readJob(db, 'late-1'))?.state === 'finished', { timeoutMs: 30_000, intervalMs: 25, what: 'the late search to finish' });
+      await waitFor(async () => (await scrape('leadforge_work_attempts_total')).get('{service="scraper",queue="jobs",outcome="done"}') === doneBefore + 1, { timeoutMs: 10_000, intervalMs: 25, what: 'the attempt to be counted' });
       expect((await scrape('leadforge_work_queue_depth')).get(jobs)).toBe(0);
     });
 

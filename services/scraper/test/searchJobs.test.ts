@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured } from '@leadforge/kit/testing/testDatabase.ts';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
-import type { TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import { businessKeysOf } from '@leadforge/kit/businessKeys.ts';
-import { createNominatimGeocoder } from '../src/domain/places/nominatimGeocoder.ts';
+import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
+import { businessKeysOf } from '@leadforge/contracts/businessKeys.ts';
+import { createNominatimGeocoder } from '../src/places/nominatimGeocoder.ts';
 import { geocodeStoreOf } from '../src/places/geocodeStore.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';

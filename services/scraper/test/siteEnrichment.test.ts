@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsMailDomainCheck } from '../src/domain/extract/index.ts';
-import type { Place } from '../src/domain/places/index.ts';
-import { contactKeyOf, leadOfPlace } from '../src/enrichment/leadOfPlace.ts';
-import { createSiteEnricher } from '../src/enrichment/siteEnrichment.ts';
+import { createDnsMailDomainCheck } from '../src/verdicts/dnsMailDomainCheck.ts';
+import type { Place } from '../src/places/index.ts';
+import { contactKeyOf, leadOfPlace } from '../src/search/leadOfPlace.ts';
+import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
 import { OutboundClient } from '../src/outbound/outboundClient.ts';
-import { memoryProxyQuota } from '../src/quota/proxyQuota.ts';
+import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
 import { countryOfTown } from './realSites/placeCountry.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
-import type { PageReader } from '../src/parsing/pageReader.ts';
+import type { PageReader } from '../src/crawl/pageReader.ts';
 import { testPageReader } from './support/testPageReader.ts';
 
 const digits = (phone: string) => phone.replace(/\D/g, '');

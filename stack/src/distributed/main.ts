@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readInt } from '@leadforge/kit';
+import { readInt } from '@leadforge/kit/config';
 import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
 import { DEFAULT_WEB_DIST } from '../embedded/startStack.ts';
 import { startDistributed, type RunningDistributed } from './startDistributed.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
-import { readInt, readKafkaConfig } from '@leadforge/kit';
+import { readInt, readKafkaConfig } from '@leadforge/kit/config';
 import { freePort, reservePort } from '../freePort.ts';
 import { containerEngine, imageOf, requireImages } from '../infrastructure/containers.ts';
 import { ensureEnvoy, startEnvoy } from '../infrastructure/envoyProxy.ts';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { backoffWithJitter } from '@leadforge/kit';
+import { backoffWithJitter } from '@leadforge/kit/work';
 
 /** A process of the topology as one start of it left it. */
 export interface StartedProcess {

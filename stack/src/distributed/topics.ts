@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs';
 import { TOPICS } from '@leadforge/contracts';
-import { kafkaTopicConfig } from '@leadforge/kit';
+import { kafkaTopicConfig } from '@leadforge/kit/events';
 
 /**
  * Creates every topic before the services start, as the chart's KafkaTopic resources do in a cluster:

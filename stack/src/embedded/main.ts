@@ -1,4 +1,4 @@
-import { readInt } from '@leadforge/kit';
+import { readInt } from '@leadforge/kit/config';
 import { DEFAULT_WEB_DIST, startStack } from './startStack.ts';
 
 const started = Date.now();

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import pino from 'pino';
 import type { ServiceName } from '@leadforge/contracts';
-import { startService, createStackBus, shutdownTimeoutMsOf, type RunningService, type ServiceDefinition } from '@leadforge/kit';
+import { startService, type RunningService, type ServiceDefinition } from '@leadforge/kit/service';
+import { shutdownTimeoutMsOf } from '@leadforge/kit/config';
+import { createStackBus } from '@leadforge/kit/events';
 import { startGateway, type RunningGateway } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 import { freePort, reservePort } from '../freePort.ts';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openApiDocument, type RouteSchemas } from '@leadforge/contracts/openapi/openApiDocument.ts';
 import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
-import { startService } from '@leadforge/kit';
+import { startService } from '@leadforge/kit/service';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 
 export { OPENAPI_FILE };

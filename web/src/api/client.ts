@@ -1,5 +1,5 @@
 import axios, { isAxiosError } from 'axios';
-import { tokenStorage } from '../auth/tokenStorage';
+import { tokenStorage } from './tokenStorage';
 
 export const api = axios.create({
   baseURL: '',

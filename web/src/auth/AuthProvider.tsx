@@ -15,7 +15,7 @@ import {
   type Session,
   type SessionDeps,
 } from './session';
-import { tokenStorage } from './tokenStorage';
+import { tokenStorage } from '../api/tokenStorage';
 
 const deps: SessionDeps = { http: api, tokens: tokenStorage };
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loginRequest, refreshRequest, registerRequest, restoreSession, type SessionDeps } from './session';
-import type { TokenStore } from './tokenStorage';
+import type { TokenStore } from '../api/tokenStorage';
 import type { User } from './user';
 
 const user: User = {

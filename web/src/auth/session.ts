@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import type { TokenStore } from './tokenStorage';
+import type { TokenStore } from '../api/tokenStorage';
 import type { User } from './user';
 
 export type Session =

@@ -1,7 +1,7 @@
 import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchPage, LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
 import { leadsExportFileName } from '@leadforge/contracts';
 import { api } from '../api/client';
-import { tokenStorage } from '../auth/tokenStorage';
+import { tokenStorage } from '../api/tokenStorage';
 
 export async function startLeadSearch(request: GenerateLeadsRequest): Promise<LeadSearchSummary> {
   const { data } = await api.post<LeadSearchSummary>('/api/lead-searches', request);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_HEADER, matchRoute, type ApiKeyIdentity } from '@leadforge/contracts';
-import { unauthorized } from '../errors.ts';
+import { unauthorized } from './errors.ts';
 import { rateLimited, type CounterStore } from './rateLimits.ts';
 
 /** Requests by one key per minute, across all routes, unless `API_KEY_REQUESTS_PER_MINUTE` says otherwise. */

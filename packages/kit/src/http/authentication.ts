@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import buildGetJwks from 'get-jwks';
 import type { AccessClaims, Role, UserStatus } from '@leadforge/contracts';
-import { forbidden, serviceUnavailable, unauthorized } from '../errors.ts';
+import { forbidden, serviceUnavailable, unauthorized } from './errors.ts';
 import { apiKeyAuthenticator, presentedApiKey, type ApiKeyOptions } from './apiKeyAuthentication.ts';
 
 /** Access tokens: `iss` and `aud` claims, issued by auth and checked by every service and the edge. */

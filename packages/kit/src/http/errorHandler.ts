@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { HttpError } from '../errors.ts';
+import { HttpError } from './errors.ts';
 
 interface AjvError {
   instancePath: string;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../errors.ts';
+import { badRequest } from './errors.ts';
 
 /** Deeper than any request of ours; a 10,000-deep body is refused before anything recurses into it. */
 export const MAX_INPUT_DEPTH = 32;

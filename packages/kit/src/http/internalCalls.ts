@@ -5,7 +5,7 @@ import type { ServiceName } from '@leadforge/contracts';
 import {
   BrokenCircuitError, CircuitBreakerPolicy, ConsecutiveBreaker, DelegateBackoff, RetryPolicy, circuitBreaker, handleType, retry, type IRetryBackoffContext,
 } from 'cockatiel';
-import { HttpError, forbidden, serviceUnavailable } from '../errors.ts';
+import { HttpError, forbidden, serviceUnavailable } from './errors.ts';
 import { backoffWithJitter } from '../work/backoff.ts';
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { tooManyRequests } from '../errors.ts';
+import { tooManyRequests } from './errors.ts';
 
 /** Fixed-window counters: shared through Redis across replicas when `REDIS_URL` is set. */
 export interface CounterStore {

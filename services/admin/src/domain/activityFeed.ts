@@ -1,6 +1,6 @@
 import type { ActivityEntry, ActivityLogsResponse, ActivityType } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
-import { badRequest } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { badRequest } from '@leadforge/kit/http';
 import { iso, num, timeKeySql } from './sqlValues.ts';
 
 /** A page boundary: the time key and id of the last entry shown (keyset pagination, fast at any depth). */

@@ -1,6 +1,7 @@
 import type { AdminActionResponse, Role, UserStatus } from '@leadforge/contracts';
-import type { Principal, ServiceContext, UserStanding } from '@leadforge/kit';
-import { badRequest, notFound } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import type { Principal, UserStanding } from '@leadforge/kit/http';
+import { badRequest, notFound } from '@leadforge/kit/http';
 import { awaitReadModel } from './readModelCatchUp.ts';
 import { userSnapshot } from './userDirectory.ts';
 

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
-import type { Principal, ServiceContext } from '@leadforge/kit';
-import { emitEvent, HttpError } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import type { Principal } from '@leadforge/kit/http';
+import { emitEvent } from '@leadforge/kit/events';
+import { HttpError } from '@leadforge/kit/http';
 
 export type AuditResult = 'ok' | 'refused' | 'failed';
 

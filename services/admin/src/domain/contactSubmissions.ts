@@ -1,5 +1,5 @@
 import type { ContactSubmission, PageInfo } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { iso, num } from './sqlValues.ts';
 
 /** One page of contact form submissions, newest first. */

@@ -1,5 +1,5 @@
 import type { AdminPurchase, AdminStats, DailyFigures } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { newestUsers, userTotals } from './userDirectory.ts';
 import { iso, num } from './sqlValues.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { userSnapshot, type UserSnapshot } from './userDirectory.ts';
 
 const POLL_MS = 20;

@@ -1,5 +1,5 @@
 import { USER_ACTIONS, type Role } from '@leadforge/contracts';
-import { badRequest } from '@leadforge/kit';
+import { badRequest } from '@leadforge/kit/http';
 
 export type UserActionCommand =
   | { kind: 'credits'; change: number; audit: 'credits.adjust' }

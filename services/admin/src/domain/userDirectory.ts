@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AdminUser, PageInfo } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { containsPattern, iso, num } from './sqlValues.ts';
 
 export interface UserTotals {

@@ -1,7 +1,7 @@
 import type { AdminUserDetailResponse, ApiKeyList } from '@leadforge/contracts';
 import { ACCOUNT_DATA_EXPORT_PATH } from '@leadforge/contracts';
-import type { ServiceContext } from '@leadforge/kit';
-import { notFound } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { notFound } from '@leadforge/kit/http';
 import { iso, num } from './sqlValues.ts';
 import { toAdminUser } from './userDirectory.ts';
 

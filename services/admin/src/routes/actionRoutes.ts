@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import type { App, ServiceContext } from '@leadforge/kit';
-import { principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { principalOf } from '@leadforge/kit/http';
 import { AdminActionResponse, ErrorBody, UpdateCreditsRequest, UserActionRequest } from '@leadforge/contracts';
-import type { AdminActions } from '../domain/adminActions.ts';
 import { audited } from '../domain/auditLog.ts';
 import { parseUserAction, type UserActionCommand } from '../domain/userActionCommand.ts';
+import type { AdminRuntime } from '../runtime.ts';
 
 /** A client may name its attempt so a retried or double-clicked credit change applies once. */
 const ActionHeaders = Type.Object({
@@ -17,7 +17,7 @@ const RESPONSES = { 200: AdminActionResponse, 400: ErrorBody, 401: ErrorBody, 40
 const idempotencyKeyOf = (request: FastifyRequest) => (request.headers['idempotency-key'] as string | undefined) ?? crypto.randomUUID();
 
 /** The panel's write side: each action goes to the owner of the data and is written to the audit log. */
-export async function actionRoutes(app: App, ctx: ServiceContext, actions: AdminActions): Promise<void> {
+export async function actionRoutes(app: App, { ctx, actions }: AdminRuntime): Promise<void> {
   function run(request: FastifyRequest, userId: string, command: UserActionCommand, body: Record<string, unknown>) {
     const actor = principalOf(request);
     return audited(ctx, { actor, action: command.audit, targetId: userId, request: body }, () => {

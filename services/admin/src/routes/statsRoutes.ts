@@ -1,4 +1,4 @@
-import type { App, ServiceContext } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
 import {
   ActivityLogsQuery, ActivityLogsResponse, AdminUserDetailResponse, AdminUserParams, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
   type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS,
@@ -8,12 +8,13 @@ import { listContactSubmissions } from '../domain/contactSubmissions.ts';
 import { overviewStats } from '../domain/overviewStats.ts';
 import { listUsers, type UserFilter } from '../domain/userDirectory.ts';
 import { userProfile } from '../domain/userProfile.ts';
+import type { AdminRuntime } from '../runtime.ts';
 
 type Section = (typeof STATS_SECTIONS)[number];
 const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
 /** The panel's read side: the read models, and for one user's ledger and API keys their owners' internal routes. */
-export async function statsRoutes(app: App, ctx: ServiceContext): Promise<void> {
+export async function statsRoutes(app: App, { ctx }: AdminRuntime): Promise<void> {
   app.get('/api/admin/enhanced-stats', {
     schema: { querystring: EnhancedStatsQuery, response: { 200: EnhancedStatsResponse, ...ERRORS } },
     onRequest: app.requireAdmin,

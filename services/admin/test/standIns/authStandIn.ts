@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Role, UserStatus } from '@leadforge/contracts';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, loadKitConfig, type Bus } from '@leadforge/kit';
+import { loadKitConfig } from '@leadforge/kit/config';
+import type { Bus } from '@leadforge/kit/events';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@leadforge/kit/http';
 import { publishEvent } from '../busEvents.ts';
 
 interface StandInUser {

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { Knex } from 'knex';
 import { AdjustCreditsRequest, TOPICS } from '@leadforge/contracts';
-import type { ServiceDefinition } from '@leadforge/kit';
-import { badRequest, emitEvent, internalGuard, startConsumer } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
+import { emitEvent, startConsumer } from '@leadforge/kit/events';
+import { badRequest, internalGuard } from '@leadforge/kit/http';
 
 /**
  * A small stand-in for the billing service in admin's service tests: billing's internal routes as

@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const dollars = (cents: number | string) => Number(cents) / 100;

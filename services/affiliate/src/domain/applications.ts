@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AffiliateApplication, AffiliateApplicationsResponse, AffiliateApplyRequest } from '@leadforge/contracts';
-import { badRequest } from '@leadforge/kit';
+import { badRequest } from '@leadforge/kit/http';
 
 /** "example.com" is what people type; store a full http(s) address, refuse anything else. */
 export function normaliseWebsite(input: string | undefined): string | null {

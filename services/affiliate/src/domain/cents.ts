@@ -9,9 +9,6 @@ export function toCents(dollars: number): number {
 /** Integer cents back to dollars for the wire; exact for any cent amount. */
 export const toDollars = (cents: number): number => Number((cents / 100).toFixed(2));
 
-/** The PayPal wire form of an amount: "52.30". */
-export const toDecimalString = (cents: number): string => (cents / 100).toFixed(2);
-
 /** 10% of a sale in cents, half a cent rounded up: $49.00 -> 490, $19.99 -> 200. */
 export function commissionCents(saleCents: number): number {
   return Math.floor((saleCents * COMMISSION_RATE_BPS + 5000) / 10000);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { COMMISSION_HOLD_DAYS, type CommissionStatus, type EventData } from '@leadforge/contracts';
-import { emitEvent } from '@leadforge/kit';
+import { emitEvent } from '@leadforge/kit/events';
 import { lockBuyer } from './buyerLock.ts';
 import { commissionCents, toCents, toDollars } from './cents.ts';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { REFERRAL_WINDOW_DAYS } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Clocks of two replicas may differ a little; a visit "after" the registration by less is fine. */

@@ -1,4 +1,4 @@
-import { startConsumer, type Subscription } from '@leadforge/kit';
+import type { Subscription } from '@leadforge/kit/events';
 import { TOPICS } from '@leadforge/contracts';
 import { recordPurchase, recordRefund } from '../domain/commissions.ts';
 import { eraseAccount } from '../domain/accountErasure.ts';
@@ -12,24 +12,16 @@ import type { AffiliateRuntime } from '../runtime.ts';
  */
 export function startAffiliateConsumers(rt: AffiliateRuntime): Promise<Subscription> {
   const { ctx } = rt;
-  return startConsumer({
-    db: ctx.db,
-    bus: ctx.bus,
-    service: 'affiliate',
-    group: 'affiliate.referrals',
-    topics: [TOPICS.authUser, TOPICS.billingPurchase],
-    logger: ctx.log,
-    handlers: {
-      'user.registered': async (data, _envelope, trx) => {
-        const outcome = await recordRegistration(trx, rt.referralSecret, data);
-        if (outcome?.status === 'rejected') ctx.log.info({ userId: data.user_id, reason: outcome.reason }, 'referral not attributed');
-      },
-      'user.status_changed': async (data, _envelope, trx) => {
-        if (data.status === 'deleted') await eraseAccount(trx, data.user_id);
-      },
-      'account.deleted': (data, _envelope, trx) => eraseAccount(trx, data.user_id, data.email_sha256),
-      'purchase.completed': (data, _envelope, trx) => recordPurchase(trx, data),
-      'purchase.refunded': (data, _envelope, trx) => recordRefund(trx, data),
+  return ctx.consume('affiliate.referrals', [TOPICS.authUser, TOPICS.billingPurchase], {
+    'user.registered': async (data, _envelope, trx) => {
+      const outcome = await recordRegistration(trx, rt.referralSecret, data);
+      if (outcome?.status === 'rejected') ctx.log.info({ userId: data.user_id, reason: outcome.reason }, 'referral not attributed');
     },
+    'user.status_changed': async (data, _envelope, trx) => {
+      if (data.status === 'deleted') await eraseAccount(trx, data.user_id);
+    },
+    'account.deleted': (data, _envelope, trx) => eraseAccount(trx, data.user_id, data.email_sha256),
+    'purchase.completed': (data, _envelope, trx) => recordPurchase(trx, data),
+    'purchase.refunded': (data, _envelope, trx) => recordRefund(trx, data),
   });
 }

@@ -1,4 +1,5 @@
-import { toDecimalString } from '../domain/cents.ts';
+/** The PayPal wire form of an amount: "52.30". */
+export const toDecimalString = (cents: number): string => (cents / 100).toFixed(2);
 
 export interface PayoutLine {
   senderItemId: string;

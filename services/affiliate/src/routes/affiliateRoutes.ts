@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { App, Principal } from '@leadforge/kit';
-import { badRequest, notFound, principalOf, rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import type { Principal } from '@leadforge/kit/http';
+import { badRequest, notFound, principalOf, rateLimited } from '@leadforge/kit/http';
 import {
   AffiliateApplyRequest, AffiliateApplyResponse, AffiliateStatsResponse, CommissionsQuery, CommissionsResponse, ErrorBody,
   PayoutAddress, PayoutEmailRequest, REFERRAL_WINDOW_DAYS, ReferralVisitRequest, ReferralVisitResponse,

@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { badRequest } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest } from '@leadforge/kit/http';
 import { AffiliateApplicationsQuery, AffiliateApplicationsResponse, ErrorBody, PayoutBatch, PayoutBatchRequest, PayoutBatchesResponse } from '@leadforge/contracts';
 import { listApplications } from '../domain/applications.ts';
 import { recentBatches, runPayoutBatch } from '../domain/payouts.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Bus } from '@leadforge/kit';
+import type { Bus } from '@leadforge/kit/events';
 import { EVENT_TYPES, type EventData, type EventType } from '@leadforge/contracts';
 
 /** Publishes an event as its producer's outbox relay would; resolves once every consumer handled it. */

@@ -1,5 +1,6 @@
-import type { Db } from '@leadforge/kit';
-import { badRequest, emitEvent, notFound } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
+import { badRequest, notFound } from '@leadforge/kit/http';
 import { ERASED_RECIPIENT, enqueueMail } from '../mail/mailOutbox.ts';
 import { accountDeletedMail } from '../mail/mailMessages.ts';
 import { verifyPassword } from './passwords.ts';

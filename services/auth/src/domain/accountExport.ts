@@ -1,5 +1,6 @@
 import { ACCOUNT_DATA_EXPORT_PATH, type AccountDataResponse, type ServiceName } from '@leadforge/contracts';
-import { serviceUnavailable, type ServiceContext } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { serviceUnavailable } from '@leadforge/kit/http';
 import type { UserRow } from './users.ts';
 
 const isoOrNull = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

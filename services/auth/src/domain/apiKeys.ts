@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import type { Db } from '@leadforge/kit';
-import { conflict, notFound, unauthorized } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { conflict, notFound, unauthorized } from '@leadforge/kit/http';
 import { API_KEY_PREFIX, type ApiKeyIdentity, type ApiKeySummary, type CreatedApiKey } from '@leadforge/contracts';
 
 /** Enough keys for every script and integration a user runs; more is a sign of keys never revoked. */

@@ -1,4 +1,5 @@
-import type { Db, InternalClient } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import type { InternalClient } from '@leadforge/kit/http';
 import type { Logger } from 'pino';
 
 /**

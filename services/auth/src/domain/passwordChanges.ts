@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Db } from '@leadforge/kit';
-import { badRequest, emitEvent, notFound } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
+import { badRequest, notFound } from '@leadforge/kit/http';
 import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordChangedMail } from '../mail/mailMessages.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Db } from '@leadforge/kit';
-import { badRequest } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { badRequest } from '@leadforge/kit/http';
 import { enqueueMail } from '../mail/mailOutbox.ts';
 import { passwordResetMail } from '../mail/mailMessages.ts';
 import { hashPassword } from './passwords.ts';

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { createSigner } from 'fast-jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@leadforge/kit/http';
 import type { AccessClaims } from '@leadforge/contracts';
 
 export interface SigningKey {

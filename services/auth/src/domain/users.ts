@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import type { Db } from '@leadforge/kit';
-import { conflict, emitEvent, notFound, unauthorized, badRequest } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
+import { conflict, notFound, unauthorized, badRequest } from '@leadforge/kit/http';
 import type { Role, UserStatus } from '@leadforge/contracts';
 import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { normaliseEmail } from './emailAddress.ts';
 
 // Addresses of deleted accounts, kept only as hashes: registration asks whether one may have the

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { LeasedQueue, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { LeasedQueue } from '@leadforge/kit/work';
 import type { MailMessage, MailTransport } from './mailTransport.ts';
 
 const HOUR = 3600_000;

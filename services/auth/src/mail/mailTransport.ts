@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { ConfigError, readVar, type KitConfig } from '@leadforge/kit';
+import { ConfigError, readVar, type KitConfig } from '@leadforge/kit/config';
 
 export interface MailMessage {
   to: string;

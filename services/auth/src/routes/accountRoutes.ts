@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { notFound, principalOf, rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound, principalOf, rateLimited } from '@leadforge/kit/http';
 import {
   ChangePasswordRequest, DeleteAccountRequest, ErrorBody, MessageResponse, PasswordChangedResponse, PasswordResetConfirm, PasswordResetDone, PasswordResetRequest, UpdateProfileRequest, User,
 } from '@leadforge/contracts';

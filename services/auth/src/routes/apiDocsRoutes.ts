@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { App } from '@leadforge/kit';
-import { notFound } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound } from '@leadforge/kit/http';
 import { ErrorBody } from '@leadforge/contracts';
 import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
 import { Type } from 'typebox';
-import { DOCS_PAGE, DOCS_START_SCRIPT } from '../openapi/docsPage.ts';
+import { DOCS_PAGE, DOCS_START_SCRIPT } from './apiDocsPage.ts';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const DOCS_FILES: Record<string, { type: string; body: () => Buffer | string }> = {

@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { internalGuard, notFound, principalOf, rateLimited, unauthorized } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { internalGuard, notFound, principalOf, rateLimited, unauthorized } from '@leadforge/kit/http';
 import {
   API_KEY_HEADER, ApiKeyId, ApiKeyIdentity, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, ErrorBody, VerifyApiKeyRequest,
 } from '@leadforge/contracts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { internalGuard, notFound } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { internalGuard, notFound } from '@leadforge/kit/http';
 import { ApiKeyList, SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
 import { listApiKeys } from '../domain/apiKeys.ts';
 import { findStanding, setRole, setStatus } from '../domain/users.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { App } from '@leadforge/kit';
-import { principalOf, notFound, rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { principalOf, notFound, rateLimited } from '@leadforge/kit/http';
 import { ErrorBody, LoginRequest, RegisterRequest, SessionResponse, User } from '@leadforge/contracts';
 import { authenticateUser, findUser, registerUser } from '../domain/users.ts';
 import { normaliseEmail } from '../domain/emailAddress.ts';

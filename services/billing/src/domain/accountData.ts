@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import type { Trx } from './ledger.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

@@ -1,5 +1,5 @@
-import type { Db } from '@leadforge/kit';
-import { badRequest, conflict } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { badRequest, conflict } from '@leadforge/kit/http';
 import type { AdjustCreditsRequest, AdjustCreditsResponse } from '@leadforge/contracts';
 import { InsufficientCredits, appendEntry, inTransaction } from './ledger.ts';
 

@@ -1,5 +1,6 @@
-import type { Db, ServiceContext } from '@leadforge/kit';
-import { HttpError, badGateway, badRequest, conflict, notFound, serviceUnavailable } from '@leadforge/kit';
+import type { ServiceContext } from '@leadforge/kit/service';
+import type { Db } from '@leadforge/kit/db';
+import { HttpError, badGateway, badRequest, conflict, notFound, serviceUnavailable } from '@leadforge/kit/http';
 import { PLANS, PROMO_CBC500, type ExecutePaymentResponse, type PlanId, type RefundResponse } from '@leadforge/contracts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderRefused, ProviderUnavailable, type CaptureOutcome, type PaymentProvider } from '../payments/paymentProvider.ts';

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
-import type { Db } from '@leadforge/kit';
-import { backoffWithJitter, emitEvent, paymentRequired } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { backoffWithJitter } from '@leadforge/kit/work';
+import { emitEvent } from '@leadforge/kit/events';
+import { paymentRequired } from '@leadforge/kit/http';
 import { insufficientCreditsDetail } from '@leadforge/contracts';
-import { creditsMoved } from '../billingMetrics.ts';
+import { creditsMoved } from '../metrics.ts';
 
 export type Trx = Knex.Transaction;
 

@@ -1,6 +1,7 @@
-import type { Db, ServiceContext } from '@leadforge/kit';
-import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit';
-import { webhooksTotal } from '../billingMetrics.ts';
+import type { ServiceContext } from '@leadforge/kit/service';
+import type { Db } from '@leadforge/kit/db';
+import { HttpError, badGateway, badRequest, findHostileValue } from '@leadforge/kit/http';
+import { webhooksTotal } from '../metrics.ts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderUnavailable, centsOf, type OrderView, type PaymentProvider, type WebhookDelivery } from '../payments/paymentProvider.ts';
 import { UUID, findPurchase, markFailed, recordCapture, type PurchaseRow } from './purchases.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { PROMO_CBC500, type PromoClaimOutcome, type PromoClaimResponse } from '@leadforge/contracts';
 import type { Trx } from './ledger.ts';
 import { grantPurchase, type PurchaseRow } from './purchases.ts';

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '@leadforge/kit';
-import { emitEvent } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
 import type { PaymentMode, Purchase } from '@leadforge/contracts';
-import { purchasesTotal, revenueCents } from '../billingMetrics.ts';
+import { purchasesTotal, revenueCents } from '../metrics.ts';
 import type { CaptureView } from '../payments/paymentProvider.ts';
 import { appendEntry, inTransaction, type Trx } from './ledger.ts';
 

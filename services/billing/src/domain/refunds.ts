@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Db } from '@leadforge/kit';
-import { emitEvent } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
 import type { PaymentProvider } from '../payments/paymentProvider.ts';
 import type { RefundResponse } from '@leadforge/contracts';
-import { purchasesTotal } from '../billingMetrics.ts';
+import { purchasesTotal } from '../metrics.ts';
 import { appendEntry, inTransaction, lockBalance } from './ledger.ts';
 import { dollars, isAmountMismatch, type PurchaseRow } from './purchases.ts';
 

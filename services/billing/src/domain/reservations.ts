@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '@leadforge/kit';
-import { badRequest, conflict, notFound } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { badRequest, conflict, notFound } from '@leadforge/kit/http';
 import type { ReservationResponse, ReserveRequest } from '@leadforge/contracts';
-import { reservationsTotal } from '../billingMetrics.ts';
+import { reservationsTotal } from '../metrics.ts';
 import { InsufficientCredits, appendEntry, balanceOf, inTransaction, lockBalance, type Trx } from './ledger.ts';
 
 interface ReservationRow {

@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { PROMO_CBC500, type EventData } from '@leadforge/contracts';
 import { appendEntry, balanceOf, type Trx } from './ledger.ts';
 import { claimPromoOrder, type ClaimOutcome } from './promoClaims.ts';

@@ -1,7 +1,8 @@
-import type { Db } from '@leadforge/kit';
-import { ConfigError, badRequest, serviceUnavailable } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { ConfigError } from '@leadforge/kit/config';
+import { badRequest, serviceUnavailable } from '@leadforge/kit/http';
 import type { PaymentMode } from '@leadforge/contracts';
-import type { PaymentsConfig } from './paymentsConfig.ts';
+import type { PaymentsConfig } from '../config.ts';
 import type { PaymentProvider } from './paymentProvider.ts';
 import { PaypalProvider } from './paypalProvider.ts';
 import { TestCheckoutProvider } from './testCheckoutProvider.ts';

@@ -1,16 +1,7 @@
-import { backoffWithJitter } from '@leadforge/kit';
-import { paypalCalls } from '../billingMetrics.ts';
+import { backoffWithJitter } from '@leadforge/kit/work';
+import { paypalCalls } from '../metrics.ts';
+import type { PaypalCredentials } from '../config.ts';
 import { ProviderRefused, ProviderUnavailable } from './paymentProvider.ts';
-
-export interface PaypalCredentials {
-  mode: 'sandbox' | 'live';
-  /** REST base, e.g. https://api-m.sandbox.paypal.com (tests point it at a stand-in). */
-  apiBase: string;
-  clientId: string;
-  clientSecret: string;
-  /** The webhook id PayPal's dashboard shows for our listener; needed to verify deliveries. */
-  webhookId?: string;
-}
 
 export interface PaypalClientOptions {
   timeoutMs: number;

@@ -1,4 +1,5 @@
-import { PaypalClient, type PaypalClientOptions, type PaypalCredentials } from './paypalClient.ts';
+import type { PaypalCredentials } from '../config.ts';
+import { PaypalClient, type PaypalClientOptions } from './paypalClient.ts';
 import {
   ProviderRefused, centsOf, valueOf,
   type CaptureOutcome, type CaptureView, type OrderRequest, type OrderView, type PaymentProvider, type ProviderOrder, type RefundResult, type WebhookDelivery,

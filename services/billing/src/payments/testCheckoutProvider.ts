@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Db } from '@leadforge/kit';
-import { notFound } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { notFound } from '@leadforge/kit/http';
 import { centsOf, valueOf, type CaptureOutcome, type OrderRequest, type OrderView, type PaymentProvider, type ProviderOrder, type RefundResult } from './paymentProvider.ts';
 
 interface TestOrderRow {

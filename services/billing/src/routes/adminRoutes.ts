@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { principalOf } from '@leadforge/kit/http';
 import { ErrorBody, MessageBody, PaypalConfigRequest, PaypalConfigResponse } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
 

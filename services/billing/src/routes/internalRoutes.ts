@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { internalGuard } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { internalGuard } from '@leadforge/kit/http';
 import {
   AdjustCreditsRequest, AdjustCreditsResponse, BalanceResponse, ErrorBody, InternalPurchase, RefundRequest, RefundResponse,
   ReservationResponse, ReserveRequest, SettleRequest, type InternalPurchase as InternalPurchaseView,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { principalOf, rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { principalOf, rateLimited } from '@leadforge/kit/http';
 import {
   CreatePaymentRequest, CreatePaymentResponse, ErrorBody, ExecutePaymentRequest, ExecutePaymentResponse,
   PaymentHistoryQuery, PaymentHistoryResponse, PaymentsConfigResponse, PromoClaimResponse,

@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { rateLimited } from '@leadforge/kit/http';
 import { CompletePromoRequest, CompletePromoResponse, CreatePromoOrderRequest, CreatePromoOrderResponse, ErrorBody } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
 import { refuseUnknownFields } from './strictBody.ts';

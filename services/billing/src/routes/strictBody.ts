@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '@leadforge/kit';
+import { badRequest } from '@leadforge/kit/http';
 
 /**
  * The kit strips unknown fields; on money routes an unknown field (a price, a credit count) is

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { notFound, rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { notFound, rateLimited } from '@leadforge/kit/http';
 import { ErrorBody, TestCheckoutApproveResponse } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
 

@@ -1,4 +1,4 @@
-import type { App } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
 import { ErrorBody, WebhookAck } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { RunningService } from '@leadforge/kit';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import type { RunningService } from '@leadforge/kit/service';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
 import { TOPICS } from '@leadforge/contracts';
 import billingService from '../../src/index.ts';
 import { startAuthStandIn, type AuthStandIn } from './authStandIn.ts';

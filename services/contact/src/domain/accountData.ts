@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { EMAIL_SHA256_SQL } from '@leadforge/contracts';
 
 /** The messages sent through the contact form from this address (kept by address, not by account). */

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { GOOGLE_TEST_KEYS } from '../config.ts';
 
 export type Verdict =
   | { ok: true; hostname?: string }
@@ -15,12 +16,6 @@ export class VerifierUnavailable extends Error {
     this.name = 'VerifierUnavailable';
   }
 }
-
-/** Google's published reCAPTCHA v2 test keys: every check passes, so never in production. */
-export const GOOGLE_TEST_KEYS = {
-  siteKey: '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI',
-  secret: '6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe',
-} as const;
 
 interface SiteVerifyAnswer {
   success?: boolean;

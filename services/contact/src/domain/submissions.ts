@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { RECAPTCHA_MESSAGES, type ContactRequest } from '@leadforge/contracts';
-import { badRequest, emitEvent, serviceUnavailable } from '@leadforge/kit';
+import { emitEvent } from '@leadforge/kit/events';
+import { badRequest, serviceUnavailable } from '@leadforge/kit/http';
 import { tokenHash, VerifierUnavailable, type TokenVerifier } from './robotCheck.ts';
 
 export interface SubmissionMeta {

@@ -1,5 +1,5 @@
-import type { App } from '@leadforge/kit';
-import { internalGuard } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { internalGuard } from '@leadforge/kit/http';
 import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
 import { messagesFrom } from '../domain/accountData.ts';
 import type { ContactRuntime } from '../runtime.ts';

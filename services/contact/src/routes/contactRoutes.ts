@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { App } from '@leadforge/kit';
-import { rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { rateLimited } from '@leadforge/kit/http';
 import { ContactConfigResponse, ContactRequest, ContactResponse, ErrorBody } from '@leadforge/contracts';
 import { submitContactMessage } from '../domain/submissions.ts';
 import type { ContactRuntime } from '../runtime.ts';

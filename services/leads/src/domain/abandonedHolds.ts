@@ -1,4 +1,5 @@
-import { HttpError, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { HttpError } from '@leadforge/kit/http';
 import type { CreditHolds } from './creditHolds.ts';
 import { findSearch } from './searchRecord.ts';
 

@@ -1,6 +1,6 @@
-import { siteOf } from '@leadforge/kit/businessKeys.ts';
+import { siteOf } from '@leadforge/contracts/businessKeys.ts';
 
-export { businessKeysOf, siteOf } from '@leadforge/kit/businessKeys.ts';
+export { businessKeysOf, siteOf } from '@leadforge/contracts/businessKeys.ts';
 
 /**
  * The host a website opt-out covers (with its subdomains): the address's host, lower-case, without

@@ -1,4 +1,4 @@
-import type { InternalClient } from '@leadforge/kit';
+import type { InternalClient } from '@leadforge/kit/http';
 import type { BalanceResponse, ReservationResponse, ReserveRequest, SettleRequest } from '@leadforge/contracts';
 
 const TIMEOUT_MS = 5000;

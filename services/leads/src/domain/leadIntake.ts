@@ -1,6 +1,6 @@
 import type { Lead } from '@leadforge/contracts';
 import { fingerprintOf, leadKeyOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
-import { leadsDelivered, timeToFirstLeadSeconds } from '../leadsMetrics.ts';
+import { leadsDelivered, timeToFirstLeadSeconds } from '../metrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
 import { progressOf, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
 import { businessKeysOf } from './businessKeys.ts';

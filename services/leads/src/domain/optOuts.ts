@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
-import { badRequest, conflict, notFound, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { badRequest, conflict, notFound } from '@leadforge/kit/http';
 import {
   OPT_OUT_BAD_PHONE, OPT_OUT_BAD_WEBSITE, OPT_OUT_NOTHING_GIVEN,
   type AdminOptOutList, type AdminOptOutQuery, type OptOutEntry, type OptOutPreview, type OptOutRequest, type OptOutScope,

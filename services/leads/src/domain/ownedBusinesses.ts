@@ -1,4 +1,5 @@
 import { MAX_KNOWN_BUSINESS_KEYS } from '@leadforge/contracts';
+import { lockUntilCommit } from '@leadforge/kit/db';
 import type { DbOrTrx, Trx } from './searchRecord.ts';
 
 /** The engine is never asked for more than this many leads for one search. */
@@ -12,7 +13,7 @@ const cutoff = (db: DbOrTrx, windowDays: number) => db.raw("now() - (? * interva
  * business as new. Taken after the search row's lock, and only by lead intake: no lock cycle.
  */
 export async function lockOwnership(trx: Trx, userId: string): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`owned-businesses:${userId}`]);
+  await lockUntilCommit(trx, `owned-businesses:${userId}`);
 }
 
 /**

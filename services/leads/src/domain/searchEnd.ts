@@ -1,4 +1,4 @@
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import type { FeedSignals } from './searchFeed.ts';
 import { findSearch, type SearchRow } from './searchRecord.ts';
 

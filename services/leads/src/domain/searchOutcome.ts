@@ -1,5 +1,5 @@
 import type { SearchStatus } from '@leadforge/contracts';
-import { searchesTotal } from '../leadsMetrics.ts';
+import { searchesTotal } from '../metrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import type { SearchRow, Trx } from './searchRecord.ts';
 

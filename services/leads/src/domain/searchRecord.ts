@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import type { LeadSearchSummary, LeadStats, SearchCoverage, SearchProgress, SearchStatus } from '@leadforge/contracts';
 
 export type Trx = Knex.Transaction;

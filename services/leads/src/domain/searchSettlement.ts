@@ -1,12 +1,10 @@
 import type { Logger } from 'pino';
-import { emitEvent, type Db, type OutboxRelay } from '@leadforge/kit';
-import { settlementsTotal } from '../leadsMetrics.ts';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent, type OutboxRelay } from '@leadforge/kit/events';
+import { settlementsTotal } from '../metrics.ts';
 import type { CreditHolds } from './creditHolds.ts';
 import { afterCommit, appendFeedEvent, type FeedSignals } from './searchFeed.ts';
 import { chargeOf, findSearch, isFinished, lockSearch, publicStatus, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
-import { queueSearchDeliveries } from '../webhooks/webhookDeliveries.ts';
-import type { WebhookSender } from '../webhooks/webhookSender.ts';
-import { endMonitorRun } from '../monitors/monitorRunEnd.ts';
 
 export interface SettlementDeps {
   db: Db;
@@ -14,8 +12,11 @@ export interface SettlementDeps {
   relay: OutboxRelay;
   signals: FeedSignals;
   log: Logger;
-  /** The user's webhooks hear of the search's end in the transaction that closes its books. */
-  webhooks: { sender: WebhookSender; publicUrl: string; retryForMs: number };
+  /**
+   * The user's webhooks (and the search's monitor) hear of its end in the transaction that closes its
+   * books: `queue` answers how many deliveries it queued there, `wake` sends them once it commits.
+   */
+  endDeliveries: { queue(trx: Trx, search: SearchRow): Promise<number>; wake(): void };
 }
 
 /**
@@ -97,9 +98,8 @@ export class SearchSettlement {
       reason: settled.reason,
       timestamp: new Date().toISOString(),
     });
-    const { sender, publicUrl, retryForMs } = this.deps.webhooks;
-    const queued = await queueSearchDeliveries(trx, settled, publicUrl, retryForMs) + await endMonitorRun(trx, settled, retryForMs);
-    if (queued) afterCommit(trx, () => sender.wake());
+    const { endDeliveries } = this.deps;
+    if (await endDeliveries.queue(trx, settled)) afterCommit(trx, () => endDeliveries.wake());
     await this.finishFeed(trx, settled);
   }
 

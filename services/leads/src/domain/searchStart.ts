@@ -1,8 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
-import { HttpError, emitEvent, serviceUnavailable, tooManyRequests, type Db, type OutboxRelay } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent, type OutboxRelay } from '@leadforge/kit/events';
+import { HttpError, serviceUnavailable, tooManyRequests } from '@leadforge/kit/http';
 import { tooManyRunningSearchesDetail, type GenerateLeadsRequest } from '@leadforge/contracts';
 import type { CreditHolds } from './creditHolds.ts';
-import { searchesTotal } from '../leadsMetrics.ts';
+import { searchesTotal } from '../metrics.ts';
 import { afterCommit } from './searchFeed.ts';
 import { lockSearch, type SearchRow } from './searchRecord.ts';
 import { engineAskFor } from './ownedBusinesses.ts';

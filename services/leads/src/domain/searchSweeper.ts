@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { backoffWithJitter, WorkLoop, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { backoffWithJitter, WorkLoop } from '@leadforge/kit/work';
 import { afterCommit, type FeedSignals } from './searchFeed.ts';
 import { endSearch } from './searchOutcome.ts';
 import { lockSearch } from './searchRecord.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { principalOf, tooManyRequests, type CounterStore } from '@leadforge/kit';
+import { principalOf, tooManyRequests, type CounterStore } from '@leadforge/kit/http';
 
 const MINUTE = 60_000;
 

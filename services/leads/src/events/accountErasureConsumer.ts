@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { Logger } from 'pino';
 import { TOPICS } from '@leadforge/contracts';
-import { markAccountErased, startConsumer, type Bus, type Db } from '@leadforge/kit';
+import type { Subscription } from '@leadforge/kit/events';
+import { markAccountErased } from '../domain/erasedAccounts.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { eraseEndpointsOf } from '../webhooks/webhookEndpoints.ts';
 
 /**
@@ -26,23 +27,15 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
  * `account.deleted` -> the account's searches, webhook endpoints and monitors are erased, and the account is
  * marked erased so a request let in before the deletion stores nothing afterwards.
  */
-export function consumeAccountDeletions(options: { db: Db; bus: Bus; log: Logger }) {
-  return startConsumer({
-    db: options.db,
-    bus: options.bus,
-    service: 'leads',
-    group: 'leads.account-erasure',
-    topics: [TOPICS.authUser],
-    logger: options.log,
-    handlers: {
-      'account.deleted': async (data, _envelope, trx) => {
-        await markAccountErased(trx, 'leads', data.user_id);
-        const erased = await eraseSearchesOf(trx, data.user_id);
-        await eraseEndpointsOf(trx, data.user_id);
-        // Their monitors (and, with them, their runs) go too: what they watched for is theirs.
-        await trx('monitors').where({ user_id: data.user_id }).delete();
-        if (erased) options.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
-      },
+export function consumeAccountDeletions({ ctx }: LeadsRuntime): Promise<Subscription> {
+  return ctx.consume('leads.account-erasure', [TOPICS.authUser], {
+    'account.deleted': async (data, _envelope, trx) => {
+      await markAccountErased(trx, data.user_id);
+      const erased = await eraseSearchesOf(trx, data.user_id);
+      await eraseEndpointsOf(trx, data.user_id);
+      // Their monitors (and, with them, their runs) go too: what they watched for is theirs.
+      await trx('monitors').where({ user_id: data.user_id }).delete();
+      if (erased) ctx.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
     },
   });
 }

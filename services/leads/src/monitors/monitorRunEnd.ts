@@ -1,4 +1,4 @@
-import { emitEvent } from '@leadforge/kit';
+import { emitEvent } from '@leadforge/kit/events';
 import { allLeads } from '../domain/leadRows.ts';
 import { publicStatus, type SearchRow, type Trx } from '../domain/searchRecord.ts';
 import { queueMonitorRunDeliveries } from '../webhooks/webhookDeliveries.ts';

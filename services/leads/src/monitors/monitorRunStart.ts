@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import { HttpError, emitEvent, type Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
+import { emitEvent } from '@leadforge/kit/events';
+import { HttpError } from '@leadforge/kit/http';
 import { findSearch } from '../domain/searchRecord.ts';
 import { RunAlreadyStarted, startSearch, type StartDeps } from '../domain/searchStart.ts';
 import { afterCommit } from '../domain/searchFeed.ts';

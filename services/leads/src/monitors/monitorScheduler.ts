@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
-import { HttpError, LeasedQueue, type Db } from '@leadforge/kit';
-import type { MonitorsConfig } from '../leadsConfig.ts';
+import type { Db } from '@leadforge/kit/db';
+import { LeasedQueue } from '@leadforge/kit/work';
+import { HttpError } from '@leadforge/kit/http';
+import type { MonitorsConfig } from '../config.ts';
 import { attemptAtFor, nextDueAfter, type MonitorRow } from './monitorRecord.ts';
 import { startMonitorRun, type RunStartDeps } from './monitorRunStart.ts';
 

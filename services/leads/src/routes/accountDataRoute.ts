@@ -1,7 +1,7 @@
-import type { App } from '@leadforge/kit';
-import { internalGuard } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { internalGuard } from '@leadforge/kit/http';
 import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { listEndpoints, toEndpoint } from '../webhooks/webhookEndpoints.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

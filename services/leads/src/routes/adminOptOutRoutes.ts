@@ -1,8 +1,8 @@
-import type { App } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
 import {
   AdminOptOutList, AdminOptOutQuery, ErrorBody, OptOutApproval, OptOutEntry, OptOutId, OptOutPreview, OptOutPreviewQuery,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { decideOptOut, listOptOuts, previewOptOut } from '../domain/optOuts.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };

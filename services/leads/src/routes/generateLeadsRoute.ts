@@ -1,7 +1,7 @@
-import type { App } from '@leadforge/kit';
-import { HttpError, principalOf, serviceUnavailable } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { HttpError, principalOf, serviceUnavailable } from '@leadforge/kit/http';
 import { ErrorBody, GenerateLeadsRequest, GenerateLeadsResponse } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { allLeads } from '../domain/leadRows.ts';
 import { waitForEnd } from '../domain/searchEnd.ts';
 import { statsOf } from '../domain/searchRecord.ts';

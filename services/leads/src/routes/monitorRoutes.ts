@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/kit/http';
 import {
   CreateMonitorRequest, ErrorBody, Monitor, MonitorDetail, MonitorId, MonitorList, MonitorRunList, MonitorRunStarted, UpdateMonitorRequest,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import {
   MAX_MONITORS_PER_USER, attemptAtFor, createMonitor, findOwnMonitor, nextDueAfter, periodOf, runsOf, toMonitor, toRun, type MonitorRow,

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { App } from '@leadforge/kit';
-import { rateLimited } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { rateLimited } from '@leadforge/kit/http';
 import { ErrorBody, OptOutRequest, OptOutResponse } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { requestOptOut } from '../domain/optOuts.ts';
 
 const HOUR = 3_600_000;

@@ -1,8 +1,8 @@
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, principalOf } from '@leadforge/kit/http';
 import { LeadSearchId } from '@leadforge/contracts';
 import { Type } from 'typebox';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { feedAfter } from '../domain/searchFeed.ts';
 import { findOwnSearch, findSearch } from '../domain/searchRecord.ts';
 

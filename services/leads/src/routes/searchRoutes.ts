@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import type { App } from '@leadforge/kit';
-import { badRequest, conflict, emitEvent, notFound, principalOf } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { emitEvent } from '@leadforge/kit/events';
+import { badRequest, conflict, notFound, principalOf } from '@leadforge/kit/http';
 import {
   ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { allLeads } from '../domain/leadRows.ts';
 import { afterCommit } from '../domain/searchFeed.ts';
 import { endSearch } from '../domain/searchOutcome.ts';

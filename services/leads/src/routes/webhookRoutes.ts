@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { App } from '@leadforge/kit';
-import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit';
+import type { App } from '@leadforge/kit/service';
+import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit/http';
 import {
   CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
 } from '@leadforge/contracts';
-import type { LeadsRuntime } from '../leadsRuntime.ts';
+import type { LeadsRuntime } from '../runtime.ts';
 import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import { MAX_PENDING_TESTS, listAttempts, pendingTestDeliveries, queueTestDelivery } from '../webhooks/webhookDeliveries.ts';

@@ -1,4 +1,4 @@
-import { backoffCeiling } from '@leadforge/kit';
+import { backoffCeiling } from '@leadforge/kit/work';
 
 const MAX_DELAY_MS = 4 * 3600_000;
 

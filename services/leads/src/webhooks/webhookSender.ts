@@ -1,9 +1,10 @@
 import { Agent, request } from 'undici';
 import type { Logger } from 'pino';
-import { LeasedQueue, type Db } from '@leadforge/kit';
-import { guardedConnector } from '@leadforge/kit/outbound/guardedConnector.ts';
-import { systemLookup } from '@leadforge/kit/outbound/networkGuard.ts';
-import type { WebhooksConfig } from '../leadsConfig.ts';
+import type { Db } from '@leadforge/kit/db';
+import { LeasedQueue } from '@leadforge/kit/work';
+import { guardedConnector } from '@leadforge/kit/outbound';
+import { systemLookup } from '@leadforge/kit/outbound';
+import type { WebhooksConfig } from '../config.ts';
 import { nextAttemptAt } from './retrySchedule.ts';
 import { webhookSignature } from './webhookSignature.ts';
 

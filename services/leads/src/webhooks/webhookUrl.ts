@@ -1,6 +1,6 @@
-import { badRequest } from '@leadforge/kit';
-import { parseFetchableUrl, resolveAllowedAddress, systemLookup } from '@leadforge/kit/outbound/networkGuard.ts';
-import { isOutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { badRequest } from '@leadforge/kit/http';
+import { parseFetchableUrl, resolveAllowedAddress, systemLookup } from '@leadforge/kit/outbound';
+import { isOutboundError } from '@leadforge/kit/outbound';
 
 /**
  * A webhook URL as the user may register it: http(s), no credentials, and a host whose every address

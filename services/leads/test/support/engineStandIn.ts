@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Static } from 'typebox';
 import { TOPICS, type EngineLead, type EventData, type EventEnvelope } from '@leadforge/contracts';
-import type { Bus } from '@leadforge/kit';
+import type { Bus } from '@leadforge/kit/events';
 
 type Lead = Static<typeof EngineLead>;
 type Requested = EventData<'search.requested'>;

@@ -1,6 +1,7 @@
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
-import type { Bus, RunningService } from '@leadforge/kit';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import type { RunningService } from '@leadforge/kit/service';
+import type { Bus } from '@leadforge/kit/events';
 import leadsService from '../../src/index.ts';
 import { startEngineStandIn, type EngineStandIn } from './engineStandIn.ts';
 import { startStandInAuth, type StandInAuth } from './standInAuth.ts';

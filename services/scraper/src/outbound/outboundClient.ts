@@ -1,27 +1,29 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
-import type { FetchJson, JsonRequestInit } from '../domain/places/index.ts';
-import type { ProxyQuota } from '../quota/proxyQuota.ts';
-import type { UsageSink } from '../usage/usageRecorder.ts';
-import { guardedConnector, type ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
-import { backoffWithJitter } from '@leadforge/kit';
+import type { FetchJson, JsonRequestInit } from '../places/index.ts';
+import type { ProxyQuota } from './proxyQuota.ts';
+import type { HttpLimits } from '../config.ts';
+import { guardedConnector, type ConnectRoute } from '@leadforge/kit/outbound';
+import { backoffWithJitter } from '@leadforge/kit/work';
 import { HostPacer } from './hostPacing.ts';
-import { parseFetchableUrl, resolveAllowedAddress, systemLookup, type HostLookup } from '@leadforge/kit/outbound/networkGuard.ts';
-import { isOutboundError, OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { parseFetchableUrl, resolveAllowedAddress, systemLookup, type HostLookup } from '@leadforge/kit/outbound';
+import { isOutboundError, OutboundError } from '@leadforge/kit/outbound';
 import { contentKind, decodeText, readCapped, type ContentKind } from './responseBody.ts';
 import { isRetryableStatus, retryAfterMs } from './retryPolicy.ts';
 import { RobotsRules } from './robotsRules.ts';
 
-/** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
-export interface HttpLimits {
-  globalConcurrency: number;
-  perHostConcurrency: number;
-  perHostDelayMs: number;
-  maxCrawlDelayMs: number;
-  connectTimeoutMs: number;
-  totalTimeoutMs: number;
-  maxResponseBytes: number;
-  maxRetries: number;
-  maxRetryAfterMs: number;
+/** One outbound request as usage counts it. */
+export interface UsageEntry {
+  /** Target host without a leading "www.". */
+  domain: string;
+  /** The target answered (below 500, not 429) with a body we could take; errors, timeouts, 5xx, 429 and refused bodies are failures. */
+  ok: boolean;
+  ms: number;
+  bytes: number;
+  proxied: boolean;
+}
+
+export interface UsageSink {
+  record(entry: UsageEntry): void;
 }
 
 export interface OutboundClientOptions extends HttpLimits {

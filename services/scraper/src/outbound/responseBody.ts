@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
+import { OutboundError } from '@leadforge/kit/outbound';
 
 /** Reads a body up to `maxBytes`; a longer one is cut off and refused, never buffered whole. */
 export async function readCapped(body: Readable, maxBytes: number, url: string): Promise<Buffer> {

@@ -1,6 +1,6 @@
-import type { Db } from '@leadforge/kit';
-import type { GeocodedArea } from '../domain/places/types.ts';
-import type { GeocodeStore } from '../domain/places/nominatimGeocoder.ts';
+import type { Db } from '@leadforge/kit/db';
+import type { GeocodedArea } from './types.ts';
+import type { GeocodeStore } from './nominatimGeocoder.ts';
 
 /** Geocoded areas in the scraper's database (scraper_geocodes), so every replica reuses one answer. */
 export function geocodeStoreOf(db: Db): GeocodeStore {

@@ -1,9 +1,9 @@
 import type { ScraperConfig } from '../config.ts';
-import { createDecodoPlacesSource, createGooglePlacesSource, createOsmPlacesSource, type FetchJson, type PlacesSource } from '../domain/places/index.ts';
-import { coveredSearch, type CoveredSearch } from '../domain/places/coveredSearch.ts';
-import { createNominatimGeocoder, type GeocodeStore } from '../domain/places/nominatimGeocoder.ts';
-import type { PlaceQuery, PlacesUsageSink, SourceName } from '../domain/places/types.ts';
-import { showProviderSeries } from '../usage/scraperMetrics.ts';
+import { createDecodoPlacesSource, createGooglePlacesSource, createOsmPlacesSource, type FetchJson, type PlacesSource } from './index.ts';
+import { coveredSearch, type CoveredSearch } from './coveredSearch.ts';
+import { createNominatimGeocoder, type GeocodeStore } from './nominatimGeocoder.ts';
+import type { PlaceQuery, PlacesUsageSink, SourceName } from './types.ts';
+import { showProviderSeries } from '../metrics.ts';
 
 /** A source that cannot search: it fails at its first batch with the reason, which the search's coverage reports. */
 function unavailableSource(name: SourceName, reason: string): PlacesSource {

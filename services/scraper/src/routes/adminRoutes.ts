@@ -1,8 +1,8 @@
 import {
   DEFAULT_PROXY_QUOTA, DecodoQuotaRequest, ErrorBody, MessageBody, ProxyStatsResponse, QuotaUpdatedResponse, UsageStatsQuery, UsageStatsResponse,
 } from '@leadforge/contracts';
-import type { App } from '@leadforge/kit';
-import { readProxyStatus } from '../decodo/proxyStatus.ts';
+import type { App } from '@leadforge/kit/service';
+import { readProxyStatus } from '../usage/proxyStatus.ts';
 import type { ScraperRuntime } from '../runtime.ts';
 import { clearUsage, readUsageStats } from '../usage/usageStats.ts';
 

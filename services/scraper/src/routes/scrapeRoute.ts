@@ -1,9 +1,10 @@
 import { ErrorBody, ScrapeRequest, ScrapeResponse } from '@leadforge/contracts';
-import { badGateway, badRequest, HttpError, type App } from '@leadforge/kit';
-import { OutboundError } from '@leadforge/kit/outbound/outboundErrors.ts';
-import { PageGivenUp } from '../parsing/pageGivenUp.ts';
+import type { App } from '@leadforge/kit/service';
+import { badGateway, badRequest, HttpError } from '@leadforge/kit/http';
+import { OutboundError } from '@leadforge/kit/outbound';
+import { PageGivenUp } from '../crawl/pageGivenUp.ts';
 import type { ScraperRuntime } from '../runtime.ts';
-import { scrapeData } from '../scrape/scrapeResult.ts';
+import { scrapeData } from '../crawl/scrapeResult.ts';
 
 /** The answer an outbound failure becomes: the admin sees why, never a 500. */
 function answerFor(error: OutboundError): HttpError {

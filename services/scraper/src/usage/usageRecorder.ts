@@ -1,22 +1,9 @@
 import type { Logger } from 'pino';
-import { WorkLoop, type Db } from '@leadforge/kit';
-import type { PlacesUsageSink, ProviderName } from '../domain/places/types.ts';
-import { outboundBytes, outboundDuration, outboundRequests, providerErrors, providerPlaces, providerRequests } from './scraperMetrics.ts';
-
-/** One outbound request as usage counts it. */
-export interface UsageEntry {
-  /** Target host without a leading "www.". */
-  domain: string;
-  /** The target answered (below 500, not 429) with a body we could take; errors, timeouts, 5xx, 429 and refused bodies are failures. */
-  ok: boolean;
-  ms: number;
-  bytes: number;
-  proxied: boolean;
-}
-
-export interface UsageSink {
-  record(entry: UsageEntry): void;
-}
+import type { Db } from '@leadforge/kit/db';
+import { WorkLoop } from '@leadforge/kit/work';
+import type { UsageEntry, UsageSink } from '../outbound/outboundClient.ts';
+import type { PlacesUsageSink, ProviderName } from '../places/types.ts';
+import { outboundBytes, outboundDuration, outboundRequests, providerErrors, providerPlaces, providerRequests } from '../metrics.ts';
 
 interface Pending {
   successful: number;

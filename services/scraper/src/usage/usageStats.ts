@@ -1,5 +1,5 @@
 import type { PlacesSourceUsage, UsageStatsResponse } from '@leadforge/contracts';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 
 const TOP_DOMAINS = 10;
 const round2 = (value: number): number => Math.round(value * 100) / 100;

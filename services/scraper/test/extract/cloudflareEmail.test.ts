@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloudflareHexOfHref, decodeCloudflareEmail } from '../../src/domain/extract/cloudflareEmail.ts';
+import { cloudflareHexOfHref, decodeCloudflareEmail } from '../../src/extract/cloudflareEmail.ts';
 import { extractFromHtml } from './extractFromHtml.ts';
 
 /** What Cloudflare's edge writes for an address: a random key byte, then the XOR-ed bytes. */

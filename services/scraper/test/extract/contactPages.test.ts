@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findContactPages } from '../../src/domain/extract/contactPages.ts';
+import { findContactPages } from '../../src/extract/contactPages.ts';
 import { loadRealSites } from '../realSites/realSite.ts';
 
 describe('contact pages of a home page', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfHost } from '../../src/domain/extract/countryOfHost.ts';
+import { countryOfHost } from '../../src/extract/countryOfHost.ts';
 
 describe('country of a host', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJunkEmail } from '../../src/domain/extract/emailJunk.ts';
+import { isJunkEmail } from '../../src/extract/emailJunk.ts';
 import { extractFromHtml } from './extractFromHtml.ts';
 
 describe('junk addresses', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailsInText } from '../../src/domain/extract/emailsInText.ts';
+import { emailsInText } from '../../src/extract/emailsInText.ts';
 
 describe('addresses in running text', () => {
   it.each([

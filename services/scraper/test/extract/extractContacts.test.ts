@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractContacts } from '../../src/domain/extract/extractContacts.ts';
+import { extractContacts } from '../../src/extract/extractContacts.ts';
 
 describe('contacts of a whole site', () => {
   it("ranks the business's own domain first, then what the pages repeat", () => {

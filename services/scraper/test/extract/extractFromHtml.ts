@@ -1,5 +1,5 @@
-import { extractContacts } from '../../src/domain/extract/extractContacts.ts';
-import type { CountryCode, ExtractedContacts } from '../../src/domain/extract/types.ts';
+import { extractContacts } from '../../src/extract/extractContacts.ts';
+import type { CountryCode, ExtractedContacts } from '../../src/extract/types.ts';
 
 /** Contacts of a single page given as an HTML body fragment. */
 export function extractFromHtml(body: string, defaultCountry?: CountryCode, siteUrl = 'https://www.example-bakery.de/'): ExtractedContacts {

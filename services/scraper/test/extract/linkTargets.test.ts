@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mailtoAddresses, telephoneOfLink } from '../../src/domain/extract/linkTargets.ts';
+import { mailtoAddresses, telephoneOfLink } from '../../src/extract/linkTargets.ts';
 import { extractFromHtml } from './extractFromHtml.ts';
 
 describe('mailto links', () => {

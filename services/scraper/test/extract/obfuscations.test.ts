@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readPageContacts } from '../../src/domain/extract/pageContacts.ts';
-import { emailsInText } from '../../src/domain/extract/emailsInText.ts';
+import { readPageContacts } from '../../src/extract/pageContacts.ts';
+import { emailsInText } from '../../src/extract/emailsInText.ts';
 
 const emailsOf = (html: string): string[] => readPageContacts(`<html><body>${html}</body></html>`, 'DE').emails;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractContacts } from '../../src/domain/extract/extractContacts.ts';
+import { extractContacts } from '../../src/extract/extractContacts.ts';
 import { loadRealSites } from '../realSites/realSite.ts';
 import { extractFromHtml } from './extractFromHtml.ts';
 

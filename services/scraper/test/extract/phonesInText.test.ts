@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phonesInText } from '../../src/domain/extract/phonesInText.ts';
+import { phonesInText } from '../../src/extract/phonesInText.ts';
 import { extractFromHtml } from './extractFromHtml.ts';
 
 describe('phone numbers in text', () => {

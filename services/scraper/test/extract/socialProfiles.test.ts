@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { socialProfile } from '../../src/domain/extract/socialProfiles.ts';
+import { socialProfile } from '../../src/extract/socialProfiles.ts';
 
 describe('social profile links', () => {
   it.each([

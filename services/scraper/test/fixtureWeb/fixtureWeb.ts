@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { HostLookup, ResolvedAddress } from '@leadforge/kit/outbound/networkGuard.ts';
-import type { ConnectRoute } from '@leadforge/kit/outbound/guardedConnector.ts';
+import type { HostLookup, ResolvedAddress } from '@leadforge/kit/outbound';
+import type { ConnectRoute } from '@leadforge/kit/outbound';
 import { generateBusinessSites, type BusinessSite } from './businessSites.ts';
 import { HOSTILE_HOSTS, hostileAnswer } from './hostilePages.ts';
 import { loadRealSiteHosts, realSitePage, type RealSiteHost } from './realSiteHosts.ts';

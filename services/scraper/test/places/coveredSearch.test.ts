@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadScraperConfig } from '../../src/config.ts';
-import { coveredSearch } from '../../src/domain/places/coveredSearch.ts';
-import type { GeocodedArea } from '../../src/domain/places/nominatimGeocoder.ts';
-import type { Place, PlacesSource, SourceName } from '../../src/domain/places/types.ts';
+import { coveredSearch } from '../../src/places/coveredSearch.ts';
+import type { GeocodedArea } from '../../src/places/nominatimGeocoder.ts';
+import type { Place, PlacesSource, SourceName } from '../../src/places/types.ts';
 import { collect } from './fixtureFetch.ts';
 
 // A triangle: its bounding box holds places that are outside it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coveredSearch } from '../../src/domain/places/coveredSearch.ts';
-import { createDecodoPlacesSource } from '../../src/domain/places/decodoPlacesSource.ts';
+import { coveredSearch } from '../../src/places/coveredSearch.ts';
+import { createDecodoPlacesSource } from '../../src/places/decodoPlacesSource.ts';
 import { ANYWHERE, collect, fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://scraper-api.test';

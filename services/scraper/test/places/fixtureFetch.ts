@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { GeocodedArea } from '../../src/domain/places/nominatimGeocoder.ts';
-import type { FetchJson, JsonRequestInit, Place, PlaceQuery, PlacesSource, SourceReport } from '../../src/domain/places/types.ts';
+import type { GeocodedArea } from '../../src/places/nominatimGeocoder.ts';
+import type { FetchJson, JsonRequestInit, Place, PlaceQuery, PlacesSource, SourceReport } from '../../src/places/types.ts';
 import { fixturePath } from '../fixturePaths.ts';
 
 /** A fixture under `test/fixtures/` as the real client would see it: parsed JSON, or the text. */

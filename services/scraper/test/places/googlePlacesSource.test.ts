@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGooglePlacesSource, GOOGLE_QUERY_CAP } from '../../src/domain/places/googlePlacesSource.ts';
-import type { GeocodedArea } from '../../src/domain/places/nominatimGeocoder.ts';
+import { createGooglePlacesSource, GOOGLE_QUERY_CAP } from '../../src/places/googlePlacesSource.ts';
+import type { GeocodedArea } from '../../src/places/nominatimGeocoder.ts';
 import { fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
 
 const BASE = 'https://places.test';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createNominatimGeocoder } from '../../src/domain/places/nominatimGeocoder.ts';
+import { createNominatimGeocoder } from '../../src/places/nominatimGeocoder.ts';
 import { fixtureFetch, readFixture } from './fixtureFetch.ts';
 
 const nominatim = (file: string): unknown => readFixture('nominatim', file);

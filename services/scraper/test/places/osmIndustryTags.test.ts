@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameWordOf, normaliseIndustry, osmTagsOf } from '../../src/domain/places/osmIndustryTags.ts';
+import { nameWordOf, normaliseIndustry, osmTagsOf } from '../../src/places/osmIndustryTags.ts';
 
 const COMMON_INDUSTRIES = [
   'dentist', 'doctor', 'clinic', 'hospital', 'pharmacy', 'physiotherapist', 'psychologist', 'optician', 'vet',

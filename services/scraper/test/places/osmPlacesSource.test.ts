@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createOsmPlacesSource } from '../../src/domain/places/osmPlacesSource.ts';
-import { createNominatimGeocoder } from '../../src/domain/places/nominatimGeocoder.ts';
-import type { PlaceQuery } from '../../src/domain/places/types.ts';
+import { createOsmPlacesSource } from '../../src/places/osmPlacesSource.ts';
+import { createNominatimGeocoder } from '../../src/places/nominatimGeocoder.ts';
+import type { PlaceQuery } from '../../src/places/types.ts';
 import { fixtureFetch, placesOf, readFixture } from './fixtureFetch.ts';
 
 const NOMINATIM = 'https://nominatim.test';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CountryCode, FetchedPage } from '../../src/domain/extract/types.ts';
+import type { CountryCode, FetchedPage } from '../../src/extract/types.ts';
 import { REAL_SITES_DIR } from '../fixturePaths.ts';
 
 export interface Truth {

@@ -2,8 +2,8 @@
 // in a child process started the ways the product starts (node --import tsx, tsx's loader by path,
 // tsx registered in code), to show the workers load the TypeScript each way.
 import pino from 'pino';
-import { acquireParsePool } from '../../src/parsing/parsePool.ts';
-import { createPageReader } from '../../src/parsing/pageReader.ts';
+import { acquireParsePool } from '../../src/crawl/parsePool.ts';
+import { createPageReader } from '../../src/crawl/pageReader.ts';
 
 const lease = acquireParsePool(1);
 const reader = createPageReader({ pool: lease.pool, timeoutMs: 30_000, maxDepth: 1_000, onGivenUp: () => undefined, log: pino({ level: 'silent' }) });

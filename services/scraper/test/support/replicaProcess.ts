@@ -1,6 +1,6 @@
 // A scraper replica in a process of its own, for the test that kills one with SIGKILL:
 // REPLICA_DATABASE_URL (Postgres), FIXTURE_WEB_PORT, REPLICA_OWNER; SCRAPER_* tune it.
-import { openDatabase } from '@leadforge/kit';
+import { openDatabase } from '@leadforge/kit/db';
 import { fixtureWebAt } from '../fixtureWeb/fixtureWeb.ts';
 import { startReplica } from './replicas.ts';
 

@@ -1,13 +1,13 @@
 import pino from 'pino';
-import type { Db } from '@leadforge/kit';
+import type { Db } from '@leadforge/kit/db';
 import { loadScraperConfig, type ScraperConfig } from '../../src/config.ts';
-import { createSiteEnricher } from '../../src/enrichment/siteEnrichment.ts';
-import { JobWorker } from '../../src/jobs/jobWorker.ts';
-import { recordSearch } from '../../src/jobs/jobStore.ts';
-import { SearchRun } from '../../src/jobs/searchRun.ts';
+import { createSiteEnricher } from '../../src/crawl/siteEnrichment.ts';
+import { JobWorker } from '../../src/search/jobWorker.ts';
+import { recordSearch } from '../../src/search/jobStore.ts';
+import { SearchRun } from '../../src/search/searchRun.ts';
 import { OutboundClient } from '../../src/outbound/outboundClient.ts';
 import { placesSearchFor } from '../../src/places/placesSearchFor.ts';
-import { memoryProxyQuota, type ProxyQuota } from '../../src/quota/proxyQuota.ts';
+import { memoryProxyQuota, type ProxyQuota } from '../../src/outbound/proxyQuota.ts';
 import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { fixtureEnv } from './scraperUnderTest.ts';
 import { testPageReader } from './testPageReader.ts';
@@ -68,12 +68,4 @@ export async function requestSearch(db: Db, searchId: string, quantity: number, 
 export async function outboxEvents(db: Db, searchId: string): Promise<{ type: string; data: any }[]> {
   const rows: { envelope: any }[] = await db('kit_outbox').where({ key: searchId }).orderBy('seq').select('envelope');
   return rows.map(({ envelope }) => (typeof envelope === 'string' ? JSON.parse(envelope) : envelope));
-}
-
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

@@ -1,7 +1,8 @@
 import type { EventEnvelope } from '@leadforge/contracts';
-import { emitEvent, type Bus, type RunningService } from '@leadforge/kit';
-import { createMemoryBus } from '@leadforge/kit/bus/memoryBus.ts';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/kit/testing/serviceUnderTest.ts';
+import type { RunningService } from '@leadforge/kit/service';
+import { emitEvent, type Bus } from '@leadforge/kit/events';
+import { createMemoryBus } from '@leadforge/kit/events';
+import { startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
 import { createScraperService, type ScraperRuntime } from '../../src/index.ts';
 import type { FixtureWebAddress } from '../fixtureWeb/fixtureWeb.ts';
 import { testIdentities } from './testIdentities.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ServiceDefinition } from '@leadforge/kit';
+import type { ServiceDefinition } from '@leadforge/kit/service';
 import type { Role } from '@leadforge/contracts';
 
 const b64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');

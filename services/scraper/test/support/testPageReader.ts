@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { DEFAULT_MAX_DEPTH } from '../../src/domain/extract/index.ts';
-import { acquireParsePool } from '../../src/parsing/parsePool.ts';
-import { createPageReader, type PageReader } from '../../src/parsing/pageReader.ts';
+import { DEFAULT_MAX_DEPTH } from '../../src/extract/index.ts';
+import { acquireParsePool } from '../../src/crawl/parsePool.ts';
+import { createPageReader, type PageReader } from '../../src/crawl/pageReader.ts';
 
 /** A page reader on the process's parsing pool, as a runtime makes it; `release` when done. */
 export function testPageReader(options: { timeoutMs?: number; maxDepth?: number; onGivenUp?: PageReaderGivenUp } = {}): { reader: PageReader; release(): Promise<void> } {

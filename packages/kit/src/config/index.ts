@@ -1,0 +1,3 @@
+export * from './environment.ts';
+export * from './kitConfig.ts';
+export * from './kafkaConfig.ts';

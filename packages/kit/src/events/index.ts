@@ -1,0 +1,6 @@
+export * from './bus/bus.ts';
+export * from './bus/createBus.ts';
+export { createMemoryBus } from './bus/memoryBus.ts';
+export * from './outbox/outbox.ts';
+export * from './consumer/eventConsumer.ts';
+export * from './consumer/deadLetters.ts';

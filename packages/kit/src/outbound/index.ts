@@ -1,0 +1,3 @@
+export * from './networkGuard.ts';
+export * from './guardedConnector.ts';
+export * from './outboundErrors.ts';

@@ -1,0 +1,3 @@
+export * from './service.ts';
+export * from './perService.ts';
+export * from './defineService.ts';

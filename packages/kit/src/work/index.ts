@@ -1,0 +1,5 @@
+export * from './backoff.ts';
+export * from './deadline.ts';
+export * from './workLoop.ts';
+export * from './leasedQueue.ts';
+export * from './queueMetrics.ts';

@@ -1,0 +1,54 @@
+import { PLANS, PROMO_CBC500, TOPICS, type PlanId } from '@leadforge/contracts';
+import type { Subscription } from '@leadforge/kit/events';
+import type { UserRow } from '../domain/users.ts';
+import { receiptMail, refundMail } from '../mail/mailMessages.ts';
+import { enqueueMail } from '../mail/mailOutbox.ts';
+import type { AuthRuntime } from '../runtime.ts';
+
+const RECEIPT_MAX_AGE_MS = 24 * 3600_000;
+
+function planName(planId: string): string {
+  if (planId === PROMO_CBC500.plan) return `${PROMO_CBC500.code} promotion`;
+  return PLANS[planId as PlanId]?.name ?? planId;
+}
+
+/**
+ * A receipt for every completed purchase and a notice for every refund, queued in the transaction that records the event as
+ * handled: a redelivered event never sends a second receipt.
+ */
+export function startReceiptConsumer(rt: AuthRuntime): Promise<Subscription> {
+  const { ctx } = rt;
+  const wakeMail = () => rt.mail.wake();
+  return ctx.consume('auth.receipts', [TOPICS.billingPurchase], {
+    'purchase.completed': async (data, _envelope, trx) => {
+      // billing.purchase keeps its whole history: a new consumer group starts from the first sale,
+      // and nobody wants a receipt for last year's purchase.
+      if (Date.now() - new Date(data.completed_at).getTime() > RECEIPT_MAX_AGE_MS) return;
+      const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active' }).first();
+      if (!user) return;
+      await enqueueMail(trx, receiptMail(user.email, user.name, ctx.config.publicUrl, {
+        purchaseId: data.purchase_id,
+        planName: planName(data.plan_id),
+        credits: data.credits,
+        amount: data.amount,
+        currency: data.currency,
+        completedAt: data.completed_at,
+      }));
+      trx.executionPromise.then(wakeMail, () => undefined);
+    },
+    'purchase.refunded': async (data, _envelope, trx) => {
+      if (Date.now() - new Date(data.refunded_at).getTime() > RECEIPT_MAX_AGE_MS) return;
+      const user: UserRow | undefined = await trx('users').where({ id: data.user_id, status: 'active' }).first();
+      if (!user) return;
+      // Billing sells in USD only (its purchases table refuses any other currency).
+      await enqueueMail(trx, refundMail(user.email, user.name, ctx.config.publicUrl, {
+        purchaseId: data.purchase_id,
+        amount: data.amount,
+        currency: 'USD',
+        creditsReversed: data.credits_reversed,
+        refundedAt: data.refunded_at,
+      }));
+      trx.executionPromise.then(wakeMail, () => undefined);
+    },
+  });
+}

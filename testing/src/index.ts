@@ -1,0 +1,5 @@
+export * from './waitFor.ts';
+export * from './testDatabase.ts';
+export * from './serviceUnderTest.ts';
+export * from './testKafka.ts';
+export * from './testServers.ts';
