@@ -89,7 +89,7 @@ try {
   started = performance.now();
   await clusterCommand('down', env);
   figures.downSeconds = seconds(started);
-  web.stop();
+  await web.stop();
 
   // The same search on the production shape without Kubernetes, alone on the machine.
   const distWeb = await startFixtureWebProcess({ sites: LEADS * 4, uniformSites: true, latencyMs: LATENCY_MS });
@@ -100,7 +100,7 @@ try {
     figures.distributedSearch = await timedSearch(stack.url, 'Distributed');
   } finally {
     await stack.stop();
-    distWeb.stop();
+    await distWeb.stop();
   }
   const ratio = Math.round((inCluster.seconds / (figures.distributedSearch as { seconds: number }).seconds) * 100) / 100;
   figures.clusterToDistributedRatio = ratio;

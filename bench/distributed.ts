@@ -93,6 +93,6 @@ async function main() {
       results: results.map((r) => ({ ...r, scalingEfficiency: base ? Math.round((r.leadsPerSecond / (base * r.replicas)) * 100) / 100 : null })),
     });
   } finally {
-    stopFixtureWeb();
+    await stopFixtureWeb();
   }
 }

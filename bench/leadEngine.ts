@@ -137,6 +137,6 @@ async function main() {
       scaling,
     });
   } finally {
-    stopFixtureWeb();
+    await stopFixtureWeb();
   }
 }

@@ -137,6 +137,6 @@ try {
     note: 'times from launching `node --conditions=leadforge-dist scripts/start.mjs` (what `npm start` runs) with the web already built; the measured start is the second on the same data folder (warm disk); idle is 15 s after the first answers (settling peak: the most in those 15 s); memory is the resident set of the whole process tree; the machine is shared, so times vary with its load',
   });
 } finally {
-  stopFixtureWeb();
+  await stopFixtureWeb();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -172,7 +172,7 @@ describe('Helm chart charts/leadforge', () => {
 
     if (workspaceServices().includes('scraper')) {
       const sources = (fs.readdirSync(path.join(REPO_ROOT, 'services/scraper/src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
-      const groupUsed = sources.some((f) => fs.readFileSync(path.join(REPO_ROOT, 'services/scraper/src', f), 'utf8').includes(`group: '${values.scraper.autoscaling.consumerGroup}'`));
+      const groupUsed = sources.some((f) => fs.readFileSync(path.join(REPO_ROOT, 'services/scraper/src', f), 'utf8').includes(`ctx.consume('${values.scraper.autoscaling.consumerGroup}'`));
       expect(groupUsed, 'the chart scales on the consumer group the scraper really uses').toBe(true);
     }
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/kit/testing/waitFor.ts';
+import { waitFor } from '@leadforge/testing';
 import { SERVICES } from '@leadforge/contracts';
 import { KUBELET_HOST_SYSCTLS } from '../../stack/src/cluster/clusterLayout.ts';
 import { CGROUP_ROOT } from '../../stack/src/cluster/clusterComponents.ts';
@@ -35,6 +35,7 @@ interface Deployment { metadata: { name: string; generation: number }; spec: { r
 
 describe('the product on a single-node Kubernetes cluster built here (npm run cluster:up)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-cluster-'));
+  fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as the postgres user and must reach its directory inside
   let baseEnv: NodeJS.ProcessEnv;
   let productEnv: NodeJS.ProcessEnv;
   let info: ClusterInfo;
@@ -99,12 +100,14 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
       SCRAPER_PER_HOST_DELAY_MS: '0',
       AUTH_REGISTER_PER_IP_PER_HOUR: '1000000',
       BILLING_ORDERS_PER_USER_PER_HOUR: '1000000',
+      // The burst below starts a dozen searches within seconds, all from the forwarder's address.
+      LEADS_STARTS_PER_MINUTE: '10000',
     };
     await clusterCommand('up', productEnv, (line) => upOutput.push(line));
   }, 3_600_000);
 
   afterAll(async () => {
-    web?.stop();
+    await web?.stop();
     // The last test takes the cluster down; a failed run before it must not leave one running.
     if (fs.existsSync(path.join(dataDir, 'cluster', 'daemon.json'))) await clusterCommand('down', baseEnv).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -156,7 +159,7 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
     const id = await search(user.auth, 20, 'London');
     const { messages } = await readFeed(`${info.gateway}/api/lead-searches/${id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 300_000 });
     const leads = messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads);
-    expect(leads).toHaveLength(20);
+    expect({ leads: leads.length, finished: messages.find((m) => m.event === 'finished')?.data }).toMatchObject({ leads: 20, finished: { status: 'completed' } });
     expect(leads.every((lead: { website?: string }) => /fixture\.test/.test(lead.website ?? ''))).toBe(true);
     expect(await waitFor(() => balance(user.auth), { until: (b) => b === 90, timeoutMs: 30_000, what: 'the settled balance' })).toBe(90);
   }, 600_000);
@@ -244,7 +247,9 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
           : await query(`/api/v1/query_range?${new URLSearchParams({ query: q.expr, start: String(start), end: String(now), step: '10' })}`);
         return { where: q.where, series: (data.result as unknown[]).length };
       }));
-      empty = results.filter((r) => r.series === 0).map((r) => r.where);
+      // The release buys through billing's test checkout (the chart's development mode), which calls no PayPal:
+      // the PayPal panels are checked against a PayPal stand-in in test/distributed.
+      empty = results.filter((r) => r.series === 0 && !/paypal/i.test(r.where)).map((r) => r.where);
       return empty;
     }, { until: (list) => list.length === 0, timeoutMs: 120_000, intervalMs: 5000, what: 'a series for every panel' }).catch(() => undefined);
     expect(empty).toEqual([]);
@@ -289,6 +294,8 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
 
   it('cluster:down leaves no process, mount, cgroup, namespace or changed host setting behind', async () => {
     const netnsInode = fs.readlinkSync(info.netns);
+    // The test's own stand-ins live in the namespace too: they go first, as a user's would.
+    await web.stop();
     await clusterCommand('down', baseEnv);
     const inNamespace = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
       try {

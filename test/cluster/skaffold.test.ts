@@ -18,7 +18,7 @@ const artifacts: Artifact[] = config.build.artifacts;
 /** skaffold's own reading of a config (`skaffold diagnose --yaml-only`): the effective config, profile applied. */
 async function skaffoldReads(file: string, profile?: string): Promise<Record<string, any>> {
   const { stdout } = await run(binaryPath('skaffold', 'skaffold'), ['diagnose', '--yaml-only', '--filename', file, ...(profile ? ['--profile', profile] : [])], {
-    cwd: REPO_ROOT, env: { ...process.env, SKAFFOLD_UPDATE_CHECK: 'false', SKAFFOLD_COLLECT_METRICS: 'false', LEADFORGE_RELEASE_VALUES: '/tmp/release-values.yaml' },
+    cwd: REPO_ROOT, env: { ...process.env, SKAFFOLD_UPDATE_CHECK: 'false', SKAFFOLD_COLLECT_METRICS: 'false' },
   });
   return parseAllDocuments(stdout)[0]!.toJSON();
 }
@@ -90,7 +90,8 @@ describe('skaffold.yaml', () => {
       // No other service's folder: a change there must not rebuild this one.
       expect(artifact.custom!.dependencies.paths.filter((p) => p.startsWith('services/') && p !== own)).toEqual([]);
     }
-    expect(effective.deploy.helm.releases[0].valuesFiles).toEqual(['charts/leadforge/values-dev.yaml', 'charts/leadforge/values-local-cluster.yaml', '/tmp/release-values.yaml']);
+    // skaffold makes them absolute, and expands the launcher's values file (given relative to the repository) when it deploys.
+    expect(effective.deploy.helm.releases[0].valuesFiles.map((file: string) => path.relative(REPO_ROOT, file))).toEqual(['charts/leadforge/values-dev.yaml', 'charts/leadforge/values-local-cluster.yaml', '{{.LEADFORGE_RELEASE_VALUES}}']);
     expect(effective.portForward ?? []).toEqual([]);
   }, 60_000);
 

@@ -194,16 +194,18 @@ export function prometheusAccess(): K8sObject[] {
   ];
 }
 
-/** KEDA's own manifests from its module: the custom resource definitions and the operator's cluster role. */
+/** KEDA's own manifests from its module: the custom resource definitions, and the roles and bindings of its operator and metrics API server. */
 function kedaModuleObjects(cacheDir: string): K8sObject[] {
   const dir = moduleDir('keda', cacheDir);
   const read = (file: string) => parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map((d) => d.toJSON()).filter(Boolean) as K8sObject[];
   const crds = fs.readdirSync(path.join(dir, 'config/crd/bases')).filter((f) => f.endsWith('.yaml')).flatMap((f) => read(path.join('config/crd/bases', f)));
-  return [...crds, ...read('config/rbac/role.yaml')];
+  const rbac = ['config/rbac/role.yaml', 'config/rbac/role_binding.yaml', 'config/metrics-server/role.yaml', 'config/metrics-server/role_binding.yaml'].flatMap(read);
+  return [...crds, ...rbac];
 }
 
-function kedaObjects(cacheDir: string): K8sObject[] {
+function kedaObjects(cacheDir: string, pki: string): K8sObject[] {
   const ns = 'keda';
+  const pem = (name: string) => fs.readFileSync(path.join(pki, name), 'utf8');
   const operatorLabels = { app: 'keda-operator' };
   const adapterLabels = { app: 'keda-metrics-apiserver' };
   const certs = { name: 'certificates', secret: { secretName: 'kedaorg-certs', optional: true, defaultMode: 0o444 } };
@@ -216,30 +218,8 @@ function kedaObjects(cacheDir: string): K8sObject[] {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
     ...kedaModuleObjects(cacheDir),
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'keda-operator', namespace: ns } },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'keda-operator' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'keda-operator' },
-      subjects: [{ kind: 'ServiceAccount', name: 'keda-operator', namespace: ns }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'keda-operator-external-metrics-reader' },
-      rules: [{ apiGroups: ['external.metrics.k8s.io'], resources: ['*'], verbs: ['*'] }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'keda-operator-hpa-controller-external-metrics' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'keda-operator-external-metrics-reader' },
-      subjects: [{ kind: 'ServiceAccount', name: 'horizontal-pod-autoscaler', namespace: 'kube-system' }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'keda-operator-system-auth-delegator' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:auth-delegator' },
-      subjects: [{ kind: 'ServiceAccount', name: 'keda-operator', namespace: ns }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'keda-operator-auth-reader', namespace: 'kube-system' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' },
-      subjects: [{ kind: 'ServiceAccount', name: 'keda-operator', namespace: ns }],
-    },
+    // The certificates both KEDA servers mount (clusterPki.ts), where their own rotation would put them.
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kedaorg-certs', namespace: ns }, type: 'Opaque', stringData: { 'ca.crt': pem('ca.crt'), 'tls.crt': pem('keda.crt'), 'tls.key': pem('keda.key') } },
     {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'keda-operator', namespace: ns, labels: operatorLabels },
       spec: {
@@ -251,7 +231,7 @@ function kedaObjects(cacheDir: string): K8sObject[] {
             serviceAccountName: 'keda-operator',
             containers: [{
               name: 'keda-operator', image: ADDON_IMAGES.keda, imagePullPolicy: 'IfNotPresent',
-              args: ['--leader-elect=false', '--zap-log-level=info', '--zap-encoder=console', '--enable-cert-rotation=true', '--enable-webhook-patching=false'],
+              args: ['--leader-elect=false', '--zap-log-level=info', '--zap-encoder=console', '--enable-cert-rotation=false'],
               env,
               ports: [{ name: 'http', containerPort: 8080 }, { name: 'metricsservice', containerPort: 9666 }],
               readinessProbe: { httpGet: { path: '/readyz', port: 8081 }, periodSeconds: 5 },
@@ -303,8 +283,7 @@ function kedaObjects(cacheDir: string): K8sObject[] {
       spec: {
         service: { name: 'keda-metrics-apiserver', namespace: ns },
         group: 'external.metrics.k8s.io', version: 'v1beta1',
-        // The operator writes its CA into caBundle when it rotates the certificates.
-        insecureSkipTLSVerify: false,
+        caBundle: Buffer.from(pem('ca.crt')).toString('base64'),
         groupPriorityMinimum: 100, versionPriority: 100,
       },
     },
@@ -312,7 +291,7 @@ function kedaObjects(cacheDir: string): K8sObject[] {
 }
 
 /** Every add-on as one multi-document YAML stream, in the order `kubectl apply` should create them. */
-export function addonManifests(cacheDir: string): string {
-  return [...corednsObjects(), ...metricsServerObjects(), ...prometheusAccess(), ...kedaObjects(cacheDir)]
+export function addonManifests(cacheDir: string, pki: string): string {
+  return [...corednsObjects(), ...metricsServerObjects(), ...prometheusAccess(), ...kedaObjects(cacheDir, pki)]
     .map((object) => stringify(object, { lineWidth: 0 })).join('---\n');
 }

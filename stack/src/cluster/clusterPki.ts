@@ -16,6 +16,8 @@ interface Leaf {
   /** Subject alternative names for a server certificate. */
   san?: string[];
   server?: boolean;
+  /** A server certificate that also authenticates its holder as a client. */
+  client?: boolean;
 }
 
 const LEAVES: Leaf[] = [
@@ -32,6 +34,13 @@ const LEAVES: Leaf[] = [
   { name: 'kubelet', subject: `/CN=${NODE_NAME}`, ca: 'ca', server: true, san: [`IP:${NODE_IP}`, `DNS:${NODE_NAME}`] },
   { name: 'prometheus', subject: '/CN=leadforge-prometheus', ca: 'ca' },
   { name: 'front-proxy-client', subject: '/CN=front-proxy-client', ca: 'front-proxy-ca' },
+  // KEDA's operator and metrics API server (the gRPC between them, and the aggregated API): made here,
+  // as cert-manager would, rather than by the operator's own rotation, which restarts it until the
+  // kubelet has caught up with the Secret it wrote.
+  {
+    name: 'keda', subject: '/O=KEDAORG/CN=keda-operator', ca: 'ca', server: true, client: true,
+    san: ['keda-operator', 'keda-metrics-apiserver'].flatMap((svc) => [`DNS:${svc}`, `DNS:${svc}.keda`, `DNS:${svc}.keda.svc`, `DNS:${svc}.keda.svc.${CLUSTER_DOMAIN}`]),
+  },
 ];
 
 const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -53,7 +62,7 @@ export function ensureClusterPki(dir: string): void {
     const extensions = [
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature,keyEncipherment',
-      `extendedKeyUsage=${leaf.server ? 'serverAuth' : 'clientAuth'}`,
+      `extendedKeyUsage=${leaf.server ? (leaf.client ? 'serverAuth,clientAuth' : 'serverAuth') : 'clientAuth'}`,
       ...(leaf.san ? [`subjectAltName=${leaf.san.join(',')}`] : []),
     ];
     fs.writeFileSync(path.join(dir, `${leaf.name}.ext`), `${extensions.join('\n')}\n`);

@@ -231,7 +231,7 @@ export async function clusterUp(env: NodeJS.ProcessEnv = process.env): Promise<C
   const imported = await importImages(engine, paths, [...addonImages, ...productImages], log);
   log(`  images in the cluster (${imported} imported, ${elapsed(started)})`);
 
-  await kubectl(paths, ['apply', '--server-side', '--force-conflicts', '-f', '-'], addonManifests(paths.cacheDir));
+  await kubectl(paths, ['apply', '--server-side', '--force-conflicts', '-f', '-'], addonManifests(paths.cacheDir, paths.pki));
   await waitForPods(paths, ['kube-system', 'keda'], 300_000);
   log(`  DNS, metrics-server and KEDA ready (${elapsed(started)})`);
 
@@ -301,7 +301,8 @@ export async function clusterDev(env: NodeJS.ProcessEnv, args: string[]): Promis
       ...engine.env,
       KUBECONFIG: paths.hostKubeconfig,
       PATH: [path.dirname(binaryPath('helm', 'helm', paths.cacheDir)), path.dirname(binaryPath('kubernetes', 'kubectl', paths.cacheDir)), env.PATH].join(path.delimiter),
-      LEADFORGE_RELEASE_VALUES: path.join(paths.dataDir, 'release-values.yaml'),
+      // Relative to the repository: skaffold joins its folder to a templated values path before expanding it.
+      LEADFORGE_RELEASE_VALUES: path.relative(REPO_ROOT, path.join(paths.dataDir, 'release-values.yaml')),
       SKAFFOLD_UPDATE_CHECK: 'false',
       SKAFFOLD_COLLECT_METRICS: 'false',
     },

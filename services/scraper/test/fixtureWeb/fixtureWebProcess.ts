@@ -10,7 +10,8 @@ import { startFixtureWeb, type FixtureWeb, type FixtureWebOptions } from './fixt
 const SELF = new URL(import.meta.url).pathname;
 
 export interface FixtureWebProcess extends Pick<FixtureWeb, 'port' | 'origin' | 'urls'> {
-  stop(): void;
+  /** Ends the process; resolves once it has exited (a process still in a namespace keeps it alive). */
+  stop(): Promise<void>;
 }
 
 export async function startFixtureWebProcess(options: FixtureWebOptions, where: { netns?: string } = {}): Promise<FixtureWebProcess> {
@@ -26,7 +27,16 @@ export async function startFixtureWebProcess(options: FixtureWebOptions, where: 
     child.once('exit', (code) => reject(new Error(`fixture web exited with ${code}`)));
   });
   const { port, origin, urls } = JSON.parse(line) as FixtureWebProcess;
-  return { port, origin, urls, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    // A client holding a keep-alive connection would keep close() waiting: it gets a few seconds, then SIGKILL.
+    const killLater = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killLater);
+  };
+  return { port, origin, urls, stop };
 }
 
 if (process.argv[1] === SELF && process.env.FIXTURE_WEB_OPTIONS) {
