@@ -147,7 +147,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^lint/'] },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/'] },
     // Type-only imports count too: a type from another service is still a dependency on it.
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

@@ -45,7 +45,7 @@ export function servicesAreStale() {
 /** Compiles with tsc and moves each workspace's output into place. Throws when tsc fails. */
 export function buildServices() {
   fs.rmSync(compiled, { recursive: true, force: true });
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', '@typescript', 'native', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, encoding: 'utf8' });
   // TS2877: a package subpath such as '@leadforge/contracts/businessKeys.ts' is not rewritten; the
   // contracts' export map sends `./*.ts` to `./dist/*.js` under the leadforge-dist condition instead.
   const errors = `${tsc.stdout}${tsc.stderr}`.split('\n').filter((line) => line.trim() && !line.includes('error TS2877'));

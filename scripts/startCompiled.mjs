@@ -12,8 +12,8 @@ import { buildWebIfStale } from './webBuild.mjs';
  * `buildWeb`: false when the SPA is served from elsewhere (the web image).
  */
 export async function startCompiled({ entry, script, buildWeb = true }) {
-  if (buildWeb) buildWebIfStale();
   try {
+    if (buildWeb) buildWebIfStale();
     await buildServicesIfStale();
   } catch (error) {
     console.error(`\n  Leadforge failed to start: ${error.message}\n`);

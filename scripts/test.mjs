@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { lint } from './lint.mjs';
 import { typecheck } from './typecheck.mjs';
+import { buildWeb } from './webBuild.mjs';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts }).status ?? 1;
@@ -13,7 +14,12 @@ const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: '
 if (!(await typecheck())) process.exit(1);
 if (!(await lint())) process.exit(1);
 
-if (run('npm', ['run', 'build', '--workspace', '@leadforge/web']) !== 0) process.exit(1);
+try {
+  buildWeb();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'leadforge-vitest-'));
 // The JSON report times each file's tests only; file-times.json has each file's import and hooks too.

@@ -1,6 +1,6 @@
-// `npm run typecheck`: `tsc --noEmit` in every workspace that has a tsconfig (there is no root
-// project: each workspace type-checks its own sources and tests). `npm test` and `npm run test:quick`
-// run it first. Incremental: what tsc learnt is kept under node_modules/.cache/leadforge-typecheck, so a
+// `npm run typecheck`: `tsc --noEmit` in every workspace that has a tsconfig (each workspace type-checks
+// its own sources and tests; the root's tsconfig.json has the scripts and vitest.config.ts). `npm test`
+// and `npm run test:quick` run it first. Incremental: what tsc learnt is kept under node_modules/.cache/leadforge-typecheck, so a
 // second check re-reads only what changed (the whole check takes minutes here, a repeat seconds).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,17 +10,17 @@ import path from 'node:path';
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const buildInfoDir = path.join(root, 'node_modules', '.cache', 'leadforge-typecheck');
 // The compiler itself, not through npx: npx's own start cost ~0.4 s a project, 17 times.
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const tsc = path.join(root, 'node_modules', '@typescript', 'native', 'bin', 'tsc');
 
 export function typecheckProjects() {
   const services = fs.readdirSync(path.join(root, 'services')).map((d) => `services/${d}`);
-  return ['packages/contracts', 'packages/kit', 'packages/service-runner', ...services, 'gateway', 'stack', 'testing', 'web', 'test', 'bench', 'deploy']
+  return ['packages/contracts', 'packages/kit', 'packages/service-runner', ...services, 'gateway', 'stack', 'testing', 'web', 'test', 'bench', 'deploy', '.']
     .filter((project) => fs.existsSync(path.join(root, project, 'tsconfig.json')));
 }
 
 /** One project's check: whether it passed, and what tsc printed. */
 function checkProject(project) {
-  const buildInfo = path.join(buildInfoDir, `${project.replaceAll('/', '-')}.tsbuildinfo`);
+  const buildInfo = path.join(buildInfoDir, `${project === '.' ? 'root' : project.replaceAll('/', '-')}.tsbuildinfo`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [tsc, '--noEmit', '-p', project, '--incremental', '--tsBuildInfoFile', buildInfo], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

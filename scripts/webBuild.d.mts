@@ -1,2 +1,2 @@
+export declare function buildWeb(): void;
 export declare function buildWebIfStale(): void;
-export declare function webIsStale(): boolean;

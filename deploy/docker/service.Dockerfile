@@ -32,14 +32,15 @@ RUN --mount=type=cache,target=/root/.npm,sharing=locked \
 # Only what ships is copied from this stage, so removing here keeps the install's layer reusable.
 RUN rm -rf node_modules/@electric-sql node_modules/knex-pglite
 
-# Emits JavaScript only (noCheck: the types are checked by `npm run typecheck`, not here).
+# Emits JavaScript only (noCheck: the types are checked by `npm run typecheck`, not here), with the
+# compiler the workspace's package.json names @typescript/native (docs/decisions.md).
 FROM ${NODE_IMAGE} AS build
-ARG TYPESCRIPT_VERSION=7.0.2
+ARG TYPESCRIPT_VERSION=7.1.0-beta
 WORKDIR /src
 COPY --from=source /src/ ./
 RUN mkdir /opt/tsc \
  && echo '{"private":true}' > /opt/tsc/package.json \
- && npm install --prefix /opt/tsc --omit=dev --no-audit --no-fund "typescript@${TYPESCRIPT_VERSION}" \
+ && npm install --prefix /opt/tsc --omit=dev --no-audit --no-fund "@typescript/native@npm:typescript@${TYPESCRIPT_VERSION}" \
  && ln -s /opt/tsc/node_modules node_modules \
  && node scripts/buildServices.mjs
 

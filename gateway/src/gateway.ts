@@ -118,9 +118,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const webDist = options.webDist && fs.existsSync(path.join(options.webDist, 'index.html')) ? options.webDist : undefined;
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: true, cacheControl: true });
-    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
-    const sendIndex = async (_req: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    // Read for each page, as the assets are: a gateway that outlives a rebuild of the SPA (its
+    // fingerprinted assets replaced) serves the index that names the new ones.
+    const sendIndex = async (_req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const indexHtml = await fs.promises.readFile(path.join(webDist, 'index.html')).catch(() => {
+        throw new HttpError(503, 'The web app is being built; try again in a moment', 'web_unavailable');
+      });
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    };
     app.get('/', sendIndex);
     // Files under /assets are fingerprinted; anything else that is not a file is a client-side route.
     app.get('/*', async (request, reply) => {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { SearchCoverage } from '@leadforge/contracts';
@@ -8,8 +7,6 @@ import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser
 import { ADMIN_EMAIL } from '../support/productAccounts.ts';
 import { startProductInWorld, type ProductInWorld } from '../support/productInWorld.ts';
 import { startSimulatedWorld, WORLD_SMALL_TOWN, type SimulatedWorld } from '../support/simulatedWorld.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
  * The admin's "Places sources" table (issue 24, cost under control): a search on the simulated world
@@ -25,8 +22,6 @@ describe.skipIf(!chromiumAvailable)('the places sources table in the admin panel
   const rows = () => table().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
 
   beforeAll(async () => {
-    const built = spawnSync('npm', ['run', 'build', '--workspace', '@leadforge/web'], { cwd: ROOT, stdio: 'pipe' });
-    if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
     world = await startSimulatedWorld();
     [product, browser] = await Promise.all([
       startProductInWorld(world, { PLACES_SOURCES: 'osm,google,decodo', DECODO_SCRAPER_TOKEN: '' }),

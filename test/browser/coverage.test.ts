@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { LeadStats, SearchCoverage } from '@leadforge/contracts';
@@ -7,8 +6,6 @@ import { axeFindings, sidewaysOverflow } from '../support/accessibility.ts';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { startProductInWorld, type ProductInWorld } from '../support/productInWorld.ts';
 import { startSimulatedWorld, WORLD_CITY, WORLD_SMALL_TOWN, type SimulatedWorld } from '../support/simulatedWorld.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
 
 interface SearchDetail {
   id: string;
@@ -32,8 +29,6 @@ describe.skipIf(!chromiumAvailable)('coverage, said in the browser', () => {
   const sentence = () => page.getByTestId('coverage-sentence');
 
   beforeAll(async () => {
-    const built = spawnSync('npm', ['run', 'build', '--workspace', '@leadforge/web'], { cwd: ROOT, stdio: 'pipe' });
-    if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
     world = await startSimulatedWorld();
     [product, browser] = await Promise.all([startProductInWorld(world, { PLACES_SOURCES: 'osm,google' }), launchBrowser()]);
     const user = await product.register('browser-coverage@example.com');

@@ -20,7 +20,7 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
     // Slow answers from the fixture web and 8 businesses enriched at a time, so leads arrive in
     // several batches (with the engine's full parallelism 20 leads could land in one).
     [product, browser] = await Promise.all([
-      startProductAround({ latencyMs: 300, sites: 240, buildWeb: true, env: { SCRAPER_PLACE_CONCURRENCY: '8' } }),
+      startProductAround({ latencyMs: 300, sites: 240, env: { SCRAPER_PLACE_CONCURRENCY: '8' } }),
       launchBrowser(),
     ]);
   }, 240_000);

@@ -10,7 +10,7 @@ describe.skipIf(!chromiumAvailable)(`the Monitors page in the browser${chromiumA
   let page: Page;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProductAround({ buildWeb: true, env: { SCRAPER_TIMEOUT_MS: '60000' } }), launchBrowser()]);
+    [product, browser] = await Promise.all([startProductAround({ env: { SCRAPER_TIMEOUT_MS: '60000' } }), launchBrowser()]);
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

@@ -23,7 +23,7 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
   let userToken = '';
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProductAround({ latencyMs: 20, sites: 120, buildWeb: true }), launchBrowser()]);
+    [product, browser] = await Promise.all([startProductAround({ latencyMs: 20, sites: 120 }), launchBrowser()]);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

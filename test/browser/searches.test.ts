@@ -20,7 +20,7 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
   let token = '';
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProductAround({ sites: 120, buildWeb: true }), launchBrowser()]);
+    [product, browser] = await Promise.all([startProductAround({ sites: 120 }), launchBrowser()]);
     const user = await product.register('browser-searches@example.com');
     token = user.token;
     await product.setCredits(user.id, user.token, 45);

@@ -22,7 +22,7 @@ describe.skipIf(why.length > 0)(`exports menu and webhooks in the browser${why.l
   beforeAll(async () => {
     [product, browser, receiver] = await Promise.all([
       // The receiver is on loopback, which the SSRF guard refuses outside tests.
-      startProductAround({ buildWeb: true, env: { LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', LEADS_WEBHOOK_POLL_MS: '100' } }),
+      startProductAround({ env: { LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', LEADS_WEBHOOK_POLL_MS: '100' } }),
       launchBrowser(),
       startWebhookReceiver(),
     ]);

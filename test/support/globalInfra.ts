@@ -1,11 +1,15 @@
 // Vitest globalSetup: a private PostgreSQL and Redis for the whole run (temp folders, free ports,
 // 127.0.0.1 only), never the machine's own servers. Their URLs reach the forked workers as
 // TEST_DATABASE_URL / TEST_REDIS_URL; without the binaries they stay unset and those tests skip.
+// For the product's tests it also builds the SPA when stale, before any of them starts: a build in a
+// test file emptied web/dist under the products other files were serving pages from.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startTestServers } from '@leadforge/testing';
+import type { TestProject } from 'vitest/node';
+import { buildWebIfStale } from '../../scripts/webBuild.mjs';
 import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.ts';
 import { CHROMIUM_PATH } from './browser.ts';
 
@@ -35,8 +39,10 @@ function runFolderParent(): string {
   return os.tmpdir();
 }
 
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.LEADFORGE_REQUIRE_PREREQUISITES === 'true') requirePrerequisites();
+  // vitest.config.ts's `product` project: the files that serve the SPA (the workspaces' never do).
+  if (project.name === 'product') buildWebIfStale();
   const base = fs.mkdtempSync(path.join(runFolderParent(), 'leadforge-test-infra-'));
   // The postgres user (PostgreSQL's when the tests run as root) must reach its folder inside.
   fs.chmodSync(base, 0o755);

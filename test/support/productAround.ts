@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import { asyncRequestListener } from '@leadforge/testing';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
-import { webIsStale } from '../../scripts/webBuild.mjs';
 import { apiClient } from './api.ts';
 import { freshDataDir } from './dataTemplate.ts';
 import { ADMIN_EMAIL, productAccounts, type ProductAccounts } from './productAccounts.ts';
@@ -26,8 +24,6 @@ export interface ProductAround extends ProductAccounts {
 
 export { ADMIN_EMAIL };
 
-const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
-
 /**
  * The whole product as `npm start` puts it together (every service of stack/src/services.ts, each on
  * its own port and database, the in-process bus, the gateway, the built SPA), with the lead engine
@@ -35,13 +31,7 @@ const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
  * and business websites (the *.fixture.test hosts) reached through the fixture web's own host look-up
  * and connection route, the one thing `npm start` cannot be told from outside.
  */
-export async function startProductAround(options: { latencyMs?: number; sites?: number; buildWeb?: boolean; engineDefaults?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProductAround> {
-  // Only when stale: npm test builds it first, and a build empties web/dist for a moment, under the
-  // pages of any other browser test serving from it at the same time.
-  if (options.buildWeb && webIsStale()) {
-    const built = spawnSync('npm', ['run', 'build', '--workspace', '@leadforge/web'], { cwd: ROOT, stdio: 'pipe' });
-    if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
-  }
+export async function startProductAround(options: { latencyMs?: number; sites?: number; engineDefaults?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProductAround> {
   // 13 sites, one of them without any contact: exactly 12 leads exist there.
   // The generated sites are the same for the same index, so 15 sites are those 13 and two more with contacts.
   const [web, twelve, fourteen] = await Promise.all([
@@ -50,7 +40,7 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     startFixtureWeb({ sites: 15, latencyMs: options.latencyMs }),
   ]);
   let mode: SourceMode = 'full';
-  const switchboard = http.createServer(async (req, res) => {
+  const switchboard = http.createServer(asyncRequestListener(async (req, res) => {
     if (mode === 'down') {
       res.writeHead(503, { 'content-type': 'text/plain' });
       return void res.end('fixture source is down');
@@ -68,7 +58,7 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     } catch {
       res.destroy();
     }
-  });
+  }));
   await new Promise<void>((resolve) => switchboard.listen(0, '127.0.0.1', resolve));
   const source = `http://127.0.0.1:${(switchboard.address() as AddressInfo).port}`;
 

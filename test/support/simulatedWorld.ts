@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import { asyncRequestListener } from '@leadforge/testing';
 import type { HostLookup, ResolvedAddress } from '@leadforge/kit/outbound';
 import type { ConnectRoute } from '@leadforge/kit/outbound';
 
@@ -299,7 +300,7 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
     return { status: 200, body: { places: page.map(googlePlace), ...(next ? { nextPageToken: next } : {}) } };
   };
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(asyncRequestListener(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (latency) await new Promise((resolve) => setTimeout(resolve, latency).unref());
@@ -340,7 +341,7 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
       return json(answer.status, answer.body);
     }
     send(404, 'text/plain', 'no such host or path in the simulated world');
-  });
+  }));
   if (options.servedAt === undefined) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = options.servedAt ?? (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;

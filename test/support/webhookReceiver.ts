@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { waitFor } from '@leadforge/testing';
+import { asyncRequestListener, waitFor } from '@leadforge/testing';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -21,7 +21,7 @@ export async function startWebhookReceiver() {
   const script: ReceiverAnswer[] = [];
   let always: ReceiverAnswer | undefined;
   const hanging = new Set<http.ServerResponse>();
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(asyncRequestListener(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
@@ -34,7 +34,7 @@ export async function startWebhookReceiver() {
       return;
     }
     res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'not now');
-  });
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/leadforge`;
   return {

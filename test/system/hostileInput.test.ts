@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/testing';
+import { asyncRequestListener, waitFor } from '@leadforge/testing';
 import { DEFAULT_WEB_DIST, SERVICE_DEFINITIONS, startStack, type RunningStack } from '@leadforge/stack';
 import { createScraperService } from '@leadforge/scraper';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
@@ -27,7 +27,7 @@ describe('hostile input never stops the product', () => {
   beforeAll(async () => {
     web = await startFixtureWeb({ sites: 8, includeHostilePlaces: true });
     // Overpass as the fixture web answers it, or cut short, or binary.
-    overpass = http.createServer(async (req, res) => {
+    overpass = http.createServer(asyncRequestListener(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (mode === 'truncated') {
@@ -41,7 +41,7 @@ describe('hostile input never stops the product', () => {
       const answer = await fetch(`${web.urls.overpass}${req.url}`, { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: Buffer.concat(chunks) });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await answer.arrayBuffer()));
-    });
+    }));
     await new Promise<void>((resolve) => overpass.listen(0, '127.0.0.1', resolve));
     const services = SERVICE_DEFINITIONS.map((def) => (def.name === 'scraper' ? createScraperService({ lookup: web.loopbackLookup, route: web.route }) : def));
     stack = await startStack({

@@ -3,3 +3,4 @@ export * from './testDatabase.ts';
 export * from './serviceUnderTest.ts';
 export * from './testKafka.ts';
 export * from './testServers.ts';
+export * from './asyncRequestListener.ts';

@@ -27,6 +27,9 @@ export function RegisterPage() {
   const [invalid, setInvalid] = useState('');
   const [promoProblem, setPromoProblem] = useState<PromoClaim | null>(null);
 
+  // The router keeps a failed navigation in its own state, so nothing is left to wait for.
+  const toDashboard = () => void navigate('/dashboard', { replace: true });
+
   const update = (field: keyof RegistrationForm) => (event: ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
@@ -82,7 +85,7 @@ export function RegisterPage() {
             : 'Start with 10 free credits. No credit card required.'}
         </p>
         {promoProblem ? (
-          <PromoClaimResult claim={promoProblem} onContinue={() => navigate('/dashboard', { replace: true })} />
+          <PromoClaimResult claim={promoProblem} onContinue={toDashboard} />
         ) : (
           <form onSubmit={handleSubmit} noValidate>
             <FormAlert message={error} />

@@ -90,6 +90,7 @@ export function OptOutsTab() {
     });
   }
 
+  /** Never rejects (the dialogs only resolve, a failed preview is shown, the mutation puts its failure in the banner): the buttons call it with `void`. */
   async function decide(entry: OptOutEntry, choice: OptOutDecision, scope: OptOutScope = 'host') {
     if (choice === 'lift' && !(await confirm({
       title: 'Lift this suppression?',
@@ -135,15 +136,15 @@ export function OptOutsTab() {
                       <div className="admin-actions">
                         {entry.status === 'pending' && (
                           <>
-                            <button type="button" className="btn btn-primary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'approve')}>Approve</button>
+                            <button type="button" className="btn btn-primary btn-sm" disabled={busyId === entry.id} onClick={() => void decide(entry, 'approve')}>Approve</button>
                             {entry.widens_to && (
-                              <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'approve', 'domain')}>Widen to {entry.widens_to}</button>
+                              <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => void decide(entry, 'approve', 'domain')}>Widen to {entry.widens_to}</button>
                             )}
-                            <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'reject')}>Reject</button>
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={busyId === entry.id} onClick={() => void decide(entry, 'reject')}>Reject</button>
                           </>
                         )}
                         {entry.status !== 'lifted' && (
-                          <button type="button" className="btn btn-danger-outline btn-sm" disabled={busyId === entry.id} onClick={() => decide(entry, 'lift')}>Lift</button>
+                          <button type="button" className="btn btn-danger-outline btn-sm" disabled={busyId === entry.id} onClick={() => void decide(entry, 'lift')}>Lift</button>
                         )}
                       </div>
                     </td>

@@ -25,6 +25,7 @@ export function PaymentProviderBlock() {
     onError: (err) => notices.error(errorDetail(err, 'Failed to update PayPal configuration')),
   });
 
+  /** Never rejects (the dialog only resolves, the mutation puts its failure in the banner): its button calls it with `void`. */
   async function switchMode() {
     if (!config.data) return;
     const toSandbox = !config.data.sandbox_mode;
@@ -48,7 +49,7 @@ export function PaymentProviderBlock() {
             </p>
             <p className="muted admin-client-id">Client ID: <code>{config.data.client_id || 'not configured'}</code></p>
           </div>
-          <button type="button" className="btn btn-secondary" role="switch" aria-checked={!config.data.sandbox_mode} onClick={switchMode} disabled={modeSwitch.isPending}>
+          <button type="button" className="btn btn-secondary" role="switch" aria-checked={!config.data.sandbox_mode} onClick={() => void switchMode()} disabled={modeSwitch.isPending}>
             {modeSwitch.isPending ? 'Saving...' : config.data.sandbox_mode ? 'Switch to Live' : 'Switch to Sandbox'}
           </button>
         </div>

@@ -58,6 +58,7 @@ export function UsageStatsCard() {
     quotaChange.mutate(value);
   }
 
+  /** Never rejects (the dialog only resolves, the mutation puts its failure in the banner): its button calls it with `void`. */
   async function reset() {
     if (!(await confirm({ title: 'Reset usage statistics?', message: RESET_CONFIRMATION, confirmLabel: 'Reset statistics', danger: true }))) return;
     statsReset.mutate();
@@ -111,7 +112,7 @@ export function UsageStatsCard() {
           </div>
           <button type="submit" className="btn btn-primary" disabled={busy}>{quotaChange.isPending ? 'Updating...' : 'Update Quota'}</button>
         </form>
-        <button type="button" className="btn btn-danger-outline" onClick={reset} disabled={busy}>{statsReset.isPending ? 'Resetting...' : 'Reset Stats'}</button>
+        <button type="button" className="btn btn-danger-outline" onClick={() => void reset()} disabled={busy}>{statsReset.isPending ? 'Resetting...' : 'Reset Stats'}</button>
       </div>
       <PaymentProviderBlock />
       <p className="muted admin-updated">Last updated: {stats?.last_updated ? dateTime(stats.last_updated) : 'Never'}</p>

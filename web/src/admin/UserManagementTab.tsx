@@ -41,6 +41,7 @@ export function UserManagementTab({ currentUserId, onChanged }: { currentUserId:
   /** The row and action whose request is in flight, for the buttons' labels. */
   const pending = change.isPending ? change.variables : undefined;
 
+  /** Never rejects (the dialog only resolves, the mutation puts its failure in the banner): the buttons call it with `void`. */
   async function act(user: AdminUser, action: UserAction | number) {
     if (action === 'deactivate') {
       const ok = await confirm({
@@ -104,27 +105,27 @@ export function UserManagementTab({ currentUserId, onChanged }: { currentUserId:
                       <td data-label="Joined">{date(user.created_at)}</td>
                       <td data-label="Actions">
                         <div className="admin-actions">
-                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, QUICK_CREDITS)} title="Add 10 credits">
+                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => void act(user, QUICK_CREDITS)} title="Add 10 credits">
                             {rowBusy && pending?.action === QUICK_CREDITS ? '...' : '+10'}
                           </button>
-                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || user.credits < QUICK_CREDITS} onClick={() => act(user, -QUICK_CREDITS)} title="Remove 10 credits">
+                          <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || user.credits < QUICK_CREDITS} onClick={() => void act(user, -QUICK_CREDITS)} title="Remove 10 credits">
                             {rowBusy && pending?.action === -QUICK_CREDITS ? '...' : '-10'}
                           </button>
                           {user.role === 'admin' ? (
-                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'demote')} title={self ? 'You cannot demote your own account' : 'Make a regular user'}>
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy || self} onClick={() => void act(user, 'demote')} title={self ? 'You cannot demote your own account' : 'Make a regular user'}>
                               {rowBusy && pending?.action === 'demote' ? 'Demoting...' : 'Demote'}
                             </button>
                           ) : (
-                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'promote')} title="Make an admin">
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => void act(user, 'promote')} title="Make an admin">
                               {rowBusy && pending?.action === 'promote' ? 'Promoting...' : 'Promote'}
                             </button>
                           )}
                           {user.status === 'inactive' ? (
-                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => act(user, 'activate')}>
+                            <button type="button" className="btn btn-secondary btn-sm" disabled={rowBusy} onClick={() => void act(user, 'activate')}>
                               {rowBusy && pending?.action === 'activate' ? 'Activating...' : 'Activate'}
                             </button>
                           ) : (
-                            <button type="button" className="btn btn-danger-outline btn-sm" disabled={rowBusy || self} onClick={() => act(user, 'deactivate')} title={self ? 'You cannot deactivate your own account' : 'Deactivate this account'}>
+                            <button type="button" className="btn btn-danger-outline btn-sm" disabled={rowBusy || self} onClick={() => void act(user, 'deactivate')} title={self ? 'You cannot deactivate your own account' : 'Deactivate this account'}>
                               {rowBusy && pending?.action === 'deactivate' ? 'Deactivating...' : 'Deactivate'}
                             </button>
                           )}

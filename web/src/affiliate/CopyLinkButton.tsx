@@ -10,6 +10,7 @@ export function CopyLinkButton({ link }: { link: string }) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Never rejects (copyText answers false when it cannot copy): the button calls it with `void`.
   const copy = async () => {
     const copied = await copyText(link);
     setFeedback(copied ? 'copied' : 'failed');
@@ -19,7 +20,7 @@ export function CopyLinkButton({ link }: { link: string }) {
 
   return (
     <div className="copy-link">
-      <button type="button" className="btn btn-primary" onClick={copy}>
+      <button type="button" className="btn btn-primary" onClick={() => void copy()}>
         Copy Link
       </button>
       <span className="copy-link-feedback" role="status" aria-live="polite">

@@ -39,7 +39,7 @@ export function PromoPage() {
       try {
         const result = await completePromoPayment(orderId);
         if (result.success) {
-          navigate(`/register?promo=cbc500&paid=true&order_id=${encodeURIComponent(orderId)}`);
+          await navigate(`/register?promo=cbc500&paid=true&order_id=${encodeURIComponent(orderId)}`);
           return;
         }
         setError(PROMO_MESSAGES.verificationFailed);

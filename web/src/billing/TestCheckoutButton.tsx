@@ -13,6 +13,7 @@ export function TestCheckoutButton({ item, processing, createOrder, onApprove, o
   const [orderId, setOrderId] = useState<string | null>(null);
   const [approving, setApproving] = useState(false);
 
+  // start and approve never reject (a failure goes to onError): the buttons call them with `void`.
   const start = async () => {
     try {
       setOrderId(await createOrder());
@@ -46,11 +47,11 @@ export function TestCheckoutButton({ item, processing, createOrder, onApprove, o
       {processing ? (
         <ProcessingButton />
       ) : (
-        <button type="button" className="btn btn-primary btn-block" onClick={start} aria-label={`Pay with test checkout: ${item.name}`}>
+        <button type="button" className="btn btn-primary btn-block" onClick={() => void start()} aria-label={`Pay with test checkout: ${item.name}`}>
           Pay with test checkout
         </button>
       )}
-      {orderId && <TestCheckoutDialog item={item} orderId={orderId} approving={approving} onApprove={approve} onCancel={cancel} />}
+      {orderId && <TestCheckoutDialog item={item} orderId={orderId} approving={approving} onApprove={() => void approve()} onCancel={cancel} />}
     </div>
   );
 }

@@ -27,6 +27,7 @@ export function UserMenu({ user }: { user: User }) {
     };
   }, [open]);
 
+  // Never rejects (the router keeps a failed navigation in its own state): the button calls it with `void`.
   const handleLogout = async () => {
     // Leave a guarded page before the session ends, or its guard would send the user to /login.
     // The router commits locations in a transition, so the logout must be one too to land after it.
@@ -65,7 +66,7 @@ export function UserMenu({ user }: { user: User }) {
             <Link to="/contact">Contact</Link>
             {isAdmin(user) && <Link to="/admin">Admin Panel</Link>}
           </nav>
-          <button type="button" className="user-menu-logout" onClick={handleLogout}>
+          <button type="button" className="user-menu-logout" onClick={() => void handleLogout()}>
             Log out
           </button>
         </div>

@@ -46,8 +46,10 @@ export async function runPayoutBatch(db: Knex, provider: PayoutsProvider, period
 
   const claimed = await db('payout_batches')
     .where({ id: batchId })
-    .andWhere((q) => q.whereIn('status', ['allocated', 'failed'])
-      .orWhere((stale) => stale.where({ status: 'submitting' }).andWhereRaw(`submit_started_at < now() - ${STALE_SUBMISSION}`)))
+    .andWhere((q) => {
+      q.whereIn('status', ['allocated', 'failed'])
+        .orWhere((stale) => { stale.where({ status: 'submitting' }).andWhereRaw(`submit_started_at < now() - ${STALE_SUBMISSION}`); });
+    })
     .update({ status: 'submitting', submit_started_at: db.fn.now(), error: null })
     .returning('*');
   if (claimed.length) await submit(db, provider, claimed[0], log);

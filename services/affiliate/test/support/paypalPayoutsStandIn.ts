@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asyncRequestListener } from '@leadforge/testing';
 
 interface PayoutItem {
   recipient_type?: string;
@@ -43,7 +44,7 @@ export async function startPaypalPayoutsStandIn(credentials = { clientId: 'payou
     links: [{ href: `${url}/v1/payments/payouts/${batch.payoutBatchId}`, rel: 'self', method: 'GET', encType: 'application/json' }],
   });
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(asyncRequestListener(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json', 'paypal-debug-id': crypto.randomBytes(6).toString('hex') });
       res.end(JSON.stringify(body));
@@ -96,7 +97,7 @@ export async function startPaypalPayoutsStandIn(credentials = { clientId: 'payou
       return batch ? send(200, batchBody(batch, 'SUCCESS')) : send(404, { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' });
     }
     send(404, { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' });
-  });
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

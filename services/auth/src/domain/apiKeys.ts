@@ -39,7 +39,7 @@ const toSummary = (row: ApiKeyRow): ApiKeySummary => ({
 const active = (db: Db, userId: string) => db<ApiKeyRow>('api_keys')
   .where({ user_id: userId })
   .whereNull('revoked_at')
-  .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', new Date()));
+  .andWhere((q) => { q.whereNull('expires_at').orWhere('expires_at', '>', new Date()); });
 
 export async function createApiKey(db: Db, userId: string, name: string, expiresInDays?: number): Promise<CreatedApiKey> {
   return db.transaction(async (trx) => {

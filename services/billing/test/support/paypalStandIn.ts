@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asyncRequestListener } from '@leadforge/testing';
 
 /**
  * A local PayPal REST stand-in answering in PayPal's documented shapes, built from the real
@@ -161,56 +162,54 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
     return crypto.createHmac('sha256', signingKey).update(`${transmissionId}|${transmissionTime}|${webhookId}|${crc32(rawEvent)}`).digest('base64');
   }
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(asyncRequestListener(async (req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '').split('?')[0];
-      const requestId = req.headers['paypal-request-id'] as string | undefined;
-      const answer = (status: number, text: string) => {
-        calls.push({ op, path, requestId, status });
-        if (res.destroyed) return;
-        res.writeHead(status, { 'content-type': 'application/json', 'paypal-debug-id': debugId() });
-        res.end(text);
-      };
-      const op: Operation = path === '/v1/oauth2/token' ? 'token'
-        : path === '/v1/notifications/verify-webhook-signature' ? 'verify'
-        : path === '/v2/checkout/orders' ? 'create'
-        : path.endsWith('/capture') ? 'capture'
-        : path.endsWith('/refund') ? 'refund' : 'get';
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '').split('?')[0];
+    const requestId = req.headers['paypal-request-id'] as string | undefined;
+    const answer = (status: number, text: string) => {
+      calls.push({ op, path, requestId, status });
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': 'application/json', 'paypal-debug-id': debugId() });
+      res.end(text);
+    };
+    const op: Operation = path === '/v1/oauth2/token' ? 'token'
+      : path === '/v1/notifications/verify-webhook-signature' ? 'verify'
+      : path === '/v2/checkout/orders' ? 'create'
+      : path.endsWith('/capture') ? 'capture'
+      : path.endsWith('/refund') ? 'refund' : 'get';
 
-      const faultIndex = faults.findIndex((f) => f.op === op);
-      const { fault, delayMs } = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0] : { fault: undefined, delayMs: holdMs };
-      const hold = () => new Promise((resolve) => setTimeout(resolve, delayMs));
-      if (fault === 'status500-before') return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
-      if (fault === 'timeout-before') {
-        await hold();
-        return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
+    const faultIndex = faults.findIndex((f) => f.op === op);
+    const { fault, delayMs } = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0] : { fault: undefined, delayMs: holdMs };
+    const hold = () => new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (fault === 'status500-before') return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
+    if (fault === 'timeout-before') {
+      await hold();
+      return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
+    }
+
+    if (op === 'token') {
+      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+      if (req.headers.authorization !== expected || body !== 'grant_type=client_credentials') {
+        return answer(401, JSON.stringify({ error: 'invalid_client', error_description: 'Client Authentication failed' }));
       }
+      const token = `A21AA${crypto.randomBytes(24).toString('base64url')}`;
+      tokens.add(token);
+      return answer(200, JSON.stringify({ scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-80W284485P519543T', expires_in: 32400, nonce: `${new Date().toISOString()}${debugId()}` }));
+    }
+    const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!tokens.has(bearer)) return answer(401, JSON.stringify({ error: 'invalid_token', error_description: 'Token signature verification failed' }));
 
-      if (op === 'token') {
-        const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-        if (req.headers.authorization !== expected || body !== 'grant_type=client_credentials') {
-          return answer(401, JSON.stringify({ error: 'invalid_client', error_description: 'Client Authentication failed' }));
-        }
-        const token = `A21AA${crypto.randomBytes(24).toString('base64url')}`;
-        tokens.add(token);
-        return answer(200, JSON.stringify({ scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-80W284485P519543T', expires_in: 32400, nonce: `${new Date().toISOString()}${debugId()}` }));
-      }
-      const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      if (!tokens.has(bearer)) return answer(401, JSON.stringify({ error: 'invalid_token', error_description: 'Token signature verification failed' }));
-
-      // PayPal-Request-Id: the same id answers the first call's result without acting again.
-      const replayKey = requestId ? `${op}:${requestId}` : undefined;
-      const replay = replayKey ? replies.get(replayKey) : undefined;
-      const reply = replay ?? act(op, path, body);
-      if (replayKey && !replay && reply.status < 300) replies.set(replayKey, reply);
-      if (fault === 'status500-after') return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
-      if (fault === 'timeout-after' || fault === 'slow-after') await hold();
-      answer(reply.status, reply.body);
-    });
-  });
+    // PayPal-Request-Id: the same id answers the first call's result without acting again.
+    const replayKey = requestId ? `${op}:${requestId}` : undefined;
+    const replay = replayKey ? replies.get(replayKey) : undefined;
+    const reply = replay ?? act(op, path, body);
+    if (replayKey && !replay && reply.status < 300) replies.set(replayKey, reply);
+    if (fault === 'status500-after') return answer(500, errorBody('INTERNAL_SERVER_ERROR', 'An internal server error has occurred.'));
+    if (fault === 'timeout-after' || fault === 'slow-after') await hold();
+    answer(reply.status, reply.body);
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

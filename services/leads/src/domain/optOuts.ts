@@ -150,7 +150,7 @@ export async function previewOptOut(db: Db, id: string, scope: OptOutScope = 'ho
   const bindings = [value, value.length + 1, `.${value}`];
   const [counts]: { leads: number | string; searches: number | string; users: number | string }[] = await db('leads')
     .join('lead_searches', 'lead_searches.id', 'leads.search_id')
-    .where((q) => q.whereRaw(covers(WEBSITE_HOST_SQL), bindings).orWhereRaw(covers(EMAIL_HOST_SQL), bindings))
+    .where((q) => { q.whereRaw(covers(WEBSITE_HOST_SQL), bindings).orWhereRaw(covers(EMAIL_HOST_SQL), bindings); })
     .select(db.raw('count(*) AS leads, count(DISTINCT leads.search_id) AS searches, count(DISTINCT lead_searches.user_id) AS users'));
   return { scope: row.scope === 'domain' ? 'domain' : scope, value, leads: Number(counts.leads), searches: Number(counts.searches), users: Number(counts.users) };
 }

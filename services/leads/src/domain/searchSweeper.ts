@@ -60,7 +60,7 @@ export class SearchSweeper {
 
     const unsettled: { id: string }[] = await db('lead_searches')
       .whereNotNull('finished_at')
-      .andWhere((q) => q.where({ credits: 'held' }).orWhereNull('finished_seq'))
+      .andWhere((q) => { q.where({ credits: 'held' }).orWhereNull('finished_seq'); })
       .select('id');
     for (const { id } of unsettled) await this.retry(id, () => this.deps.settlement.settle(id));
 

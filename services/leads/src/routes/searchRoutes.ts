@@ -22,7 +22,7 @@ const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char)
 /** The history's filters: every word typed in the industry or location, the UTC day range (inclusive), the status. */
 function historyFilter(searches: Knex.QueryBuilder, { q, status, from, to }: LeadSearchHistoryQuery): Knex.QueryBuilder {
   for (const word of (q ?? '').trim().split(/\s+/).filter(Boolean)) {
-    searches.where((either) => either.whereILike('industry', likePattern(word)).orWhereILike('location', likePattern(word)));
+    searches.where((either) => { either.whereILike('industry', likePattern(word)).orWhereILike('location', likePattern(word)); });
   }
   if (from && to && from > to) throw badRequest('from must be on or before to');
   if (status) searches.where({ status });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asyncRequestListener } from '@leadforge/testing';
 import { insufficientCreditsDetail, type ReservationResponse } from '@leadforge/contracts';
 
 interface Reservation extends ReservationResponse {
@@ -55,7 +56,7 @@ export async function startStandInBilling(internalToken: string): Promise<StandI
     }),
   };
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer(asyncRequestListener(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const lose = state.loseAnswers > 0;
@@ -100,7 +101,7 @@ export async function startStandInBilling(internalToken: string): Promise<StandI
       return send(200, answer(r));
     }
     return send(404, { detail: 'Not found' });
-  });
+  }));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
