@@ -63,8 +63,8 @@ function startInstance(db: Db, port: number, name: string) {
   const parsing = acquireParsePool(parse.workers);
   const reader = createPageReader({ pool: parsing.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => undefined, log });
   const enrich = createSiteEnricher({ client, reader, contactPages: config.contactPagesPerSite });
-  const worker = new JobWorker(db, { owner: name }, config.jobs, (job, signal) =>
-    new SearchRun(job, { db, owner: name, placesSearch, enrich, jobs: config.jobs, log }).run(signal), log);
+  const worker = new JobWorker(db, { owner: name }, config.jobs, (lease) =>
+    new SearchRun(lease, { db, placesSearch, enrich, jobs: config.jobs, log }).run(), log);
   worker.start();
   return { async stop() { await worker.stop(); await client.close(); await parsing.release(); } };
 }

@@ -108,9 +108,9 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   // A restarted replica takes back its dead process's jobs at once (the kit's replicaName).
   const replica = ctx.replica;
   const owner = `${replica}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
-  const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (job, signal) => new SearchRun(job, {
-    db: ctx.db, owner, placesSearch, enrich, mailLookup, jobs: config.jobs, emptySiteCacheHours: config.emptySiteCacheHours, log: ctx.log,
-  }).run(signal), ctx.log);
+  const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (lease) => new SearchRun(lease, {
+    db: ctx.db, placesSearch, enrich, mailLookup, jobs: config.jobs, emptySiteCacheHours: config.emptySiteCacheHours, log: ctx.log,
+  }).run(), ctx.log);
   const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 
   return {

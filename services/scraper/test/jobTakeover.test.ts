@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresConfigured, type TestDatabase, waitFor } from '@leadforge/testing';
 import { loadScraperConfig } from '../src/config.ts';
 import { createSiteEnricher } from '../src/crawl/siteEnrichment.ts';
-import { claimJob, readJob, renewLease } from '../src/search/jobStore.ts';
+import { readJob } from '../src/search/jobStore.ts';
+import { JobWorker } from '../src/search/jobWorker.ts';
 import { SearchRun } from '../src/search/searchRun.ts';
 import { placesSearchFor } from '../src/places/placesSearchFor.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
@@ -24,6 +25,11 @@ for (const kind of kinds) {
     const replicas: Replica[] = [];
     // Short leases so a takeover happens within the test; slow sites so a search takes a while.
     const env = { SCRAPER_JOB_LEASE_MS: '800', SCRAPER_JOBS_PER_REPLICA: '2', SCRAPER_LEAD_BATCH_SIZE: '2', SCRAPER_PLACE_CONCURRENCY: '4', SCRAPER_JOB_POLL_MS: '50' };
+
+    /** Claims jobs by hand, as a replica's worker would, for runs driven by the test. */
+    const claimer = (claimant: { owner: string; replica?: string }, leaseMs: number) => new JobWorker(
+      database.db, claimant, { ...loadScraperConfig({}).jobs, leaseMs }, () => Promise.reject(new Error('runs are driven by the test')), pino({ level: 'silent' }),
+    );
 
     beforeAll(async () => {
       web = await startFixtureWeb({ sites: 120, latencyMs: 40 });
@@ -88,8 +94,8 @@ for (const kind of kinds) {
       await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
       await requestSearch(db, 'fenced', 60);
       const config = loadScraperConfig(fixtureEnv(web, env));
-      const job = (await claimJob(db, { owner: 'stalled-worker' }, 60_000))!;
-      expect(job.search_id).toBe('fenced');
+      const lease = (await claimer({ owner: 'stalled-worker' }, 60_000).claim())!;
+      expect(lease.row.search_id).toBe('fenced');
       const { OutboundClient } = await import('../src/outbound/outboundClient.ts');
       const { memoryProxyQuota } = await import('../src/outbound/proxyQuota.ts');
       const client = new OutboundClient({
@@ -97,11 +103,11 @@ for (const kind of kinds) {
         quota: memoryProxyQuota(), usage: { record: () => undefined },
       });
       const parsing = testPageReader();
-      const run = new SearchRun(job, {
-        db, owner: 'stalled-worker', placesSearch: placesSearchFor(config, client.fetchJson),
+      const run = new SearchRun(lease, {
+        db, placesSearch: placesSearchFor(config, client.fetchJson),
         enrich: createSiteEnricher({ client, reader: parsing.reader, contactPages: 3 }), jobs: config.jobs, log: pino({ level: 'silent' }),
       });
-      const outcome = run.run(new AbortController().signal);
+      const outcome = run.run();
       await waitFor(async () => sentLeads(await outboxEvents(db, 'fenced')).length >= 4, { timeoutMs: 30_000, intervalMs: 25, what: 'first leads' });
       // Another replica takes the job while this one is stalled.
       await db('scraper_jobs').where({ search_id: 'fenced' }).update({ lease_owner: 'other-replica' });
@@ -116,17 +122,18 @@ for (const kind of kinds) {
     it('gives a restarted replica the jobs its dead process held at once; other replicas wait for the leases', async () => {
       const db = database.db;
       for (const id of ['restart-1', 'restart-2']) await requestSearch(db, id, 10);
-      const dead = { owner: 'host-a/8080:111:dead', replica: 'host-a/8080' };
-      expect((await claimJob(db, dead, 600_000))?.search_id).toBe('restart-1');
-      expect((await claimJob(db, dead, 600_000))?.search_id).toBe('restart-2');
+      const dead = claimer({ owner: 'host-a/8080:111:dead', replica: 'host-a/8080' }, 600_000);
+      const held = [await dead.claim(), await dead.claim()];
+      expect(held.map((lease) => lease?.row.search_id)).toEqual(['restart-1', 'restart-2']);
 
-      expect(await claimJob(db, { owner: 'host-b/8080:222:alive', replica: 'host-b/8080' }, 600_000)).toBeUndefined();
-      const restarted = { owner: 'host-a/8080:333:new', replica: 'host-a/8080' };
-      const resumed = [await claimJob(db, restarted, 600_000), await claimJob(db, restarted, 600_000)];
-      expect(resumed.map((job) => [job?.search_id, job?.lease_owner, job?.attempts])).toEqual([['restart-1', restarted.owner, 2], ['restart-2', restarted.owner, 2]]);
+      expect(await claimer({ owner: 'host-b/8080:222:alive', replica: 'host-b/8080' }, 600_000).claim()).toBeUndefined();
+      const restarted = claimer({ owner: 'host-a/8080:333:new', replica: 'host-a/8080' }, 600_000);
+      const resumed = [await restarted.claim(), await restarted.claim()];
+      expect(resumed.map((lease) => [lease?.row.search_id, lease?.token, lease?.row.attempts]))
+        .toEqual([['restart-1', 'host-a/8080:333:new:1', 2], ['restart-2', 'host-a/8080:333:new:2', 2]]);
       // Its own jobs are not claimed twice, and the dead process is fenced off.
-      expect(await claimJob(db, restarted, 600_000)).toBeUndefined();
-      expect(await renewLease(db, 'restart-1', dead.owner, 600_000)).toBeUndefined();
+      expect(await restarted.claim()).toBeUndefined();
+      expect(await db.transaction((trx) => held[0]!.hold(trx))).toBeUndefined();
       await db('scraper_jobs').whereIn('search_id', ['restart-1', 'restart-2']).update({ state: 'finished' });
     });
   });
@@ -150,7 +157,8 @@ describe.skipIf(!postgresConfigured)(`a replica killed with SIGKILL${postgresCon
       });
       await requestSearch(db, 'killed', 40);
       await waitFor(async () => sentLeads(await outboxEvents(db, 'killed')).length >= 8, { timeoutMs: 60_000, intervalMs: 25, what: 'the doomed replica to send leads' });
-      expect((await readJob(db, 'killed'))?.lease_owner).toBe('doomed-replica');
+      // Held by the doomed replica (its claim's token starts with its owner name).
+      expect((await readJob(db, 'killed'))?.lease_owner).toMatch(/^doomed-replica:/);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
 

@@ -29,8 +29,8 @@ describe('a scraper replica stopping', () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(logged).toHaveBeenCalledWith({ searchIds: ['search-ignoring-abort'] }, expect.stringContaining('left to their leases'));
+    expect(logged).toHaveBeenCalledWith({ queue: 'jobs', keys: ['search-ignoring-abort'] }, expect.stringContaining('left to their leases'));
     // Not handed back: its lease runs out, as after a crash, and another replica takes it then.
-    expect((await readJob(database.db, 'search-ignoring-abort'))?.lease_owner).toBe('replica-a');
+    expect((await readJob(database.db, 'search-ignoring-abort'))?.lease_owner).toBe('replica-a:1');
   });
 });

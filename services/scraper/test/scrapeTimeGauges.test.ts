@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@leadforge/kit/db';
 import { postgresConfigured, type TestDatabaseKind, waitFor } from '@leadforge/testing';
-import { claimJob, readJob, recordSearch } from '../src/search/jobStore.ts';
+import pino from 'pino';
+import { readJob, recordSearch } from '../src/search/jobStore.ts';
+import { JobWorker } from '../src/search/jobWorker.ts';
+import { loadScraperConfig } from '../src/config.ts';
 import { memoryProxyQuota } from '../src/outbound/proxyQuota.ts';
 import { loadQuotaSnapshot } from '../src/outbound/quotaSnapshot.ts';
 import { reportAtScrape } from '../src/usage/scrapeTimeGauges.ts';
@@ -68,7 +71,7 @@ for (const kind of kinds) {
         await db.transaction((trx) => recordSearch(trx, { search_id, user_id: 'user-1', industry: 'dentist', location: 'London', quantity: 5, deadline_at }));
       }
       expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 3], ['{state="running"}', 0]]));
-      await claimJob(db, { owner: 'another-replica' }, 60_000);
+      await new JobWorker(db, { owner: 'another-replica' }, loadScraperConfig({}).jobs, () => Promise.reject(new Error('not run')), pino({ level: 'silent' })).claim();
       expect(await scrape('leadforge_scraper_jobs_open')).toEqual(new Map([['{state="queued"}', 2], ['{state="running"}', 1]]));
     });
 

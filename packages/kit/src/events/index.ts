@@ -4,3 +4,4 @@ export { createMemoryBus } from './bus/memoryBus.ts';
 export * from './outbox/outbox.ts';
 export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
+export * from './parkedWork.ts';

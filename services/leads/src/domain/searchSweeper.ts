@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit/db';
-import { backoffWithJitter, WorkLoop } from '@leadforge/kit/work';
+import { LeasedQueue } from '@leadforge/kit/work';
 import { afterCommit, type FeedSignals } from './searchFeed.ts';
 import { endSearch } from './searchOutcome.ts';
 import { lockSearch } from './searchRecord.ts';
@@ -21,54 +21,69 @@ export const DEADLINE_NOTHING_FOUND = 'The search ran out of time before any lea
 
 const MAX_RETRY_DELAY_MS = 60_000;
 
+/** How long one clean-up is left to the replica that claimed it (a settlement waits on billing). */
+const SWEEP_LEASE_MS = 30_000;
+
+interface SweptSearch { id: string; status: string; attempts: number }
+
 /**
  * The safety net that makes sure no search holds credits for ever: searches the engine went quiet
  * on end at their deadline with what they have; ended searches whose credits billing has not yet
- * settled are settled (each with its own jittered back-off); searches whose hold billing never
- * confirmed are cleaned up. It runs at start, so after a restart nothing is left behind; on the
- * kit's WorkLoop: every `sweepMs`, a jittered growing pause while the database fails, a graceful stop.
+ * settled are settled; searches whose hold billing never confirmed are cleaned up. The searches that
+ * need one of these are the rows of a kit LeasedQueue (lead_searches itself): a replica claims one
+ * under a lease, one that fails is retried after a jittered growing pause, and one still in need
+ * after its clean-up is looked at again `sweepMs` later. It runs at start, so after a restart nothing
+ * is left behind; a jittered growing pause while the database fails, a graceful stop.
  */
 export class SearchSweeper {
-  private readonly loop: WorkLoop;
-  private readonly retries = new Map<string, { attempts: number; nextAt: number }>();
+  private readonly queue: LeasedQueue<SweptSearch>;
 
   constructor(private readonly deps: SweeperDeps) {
-    this.loop = new WorkLoop({
-      name: 'lead search sweeper',
-      logger: deps.log,
-      step: () => this.sweep(),
-      pollMs: deps.sweepMs,
-      retry: { baseMs: deps.sweepMs, maxMs: MAX_RETRY_DELAY_MS },
+    const { db, log, sweepMs } = deps;
+    const ago = (ms: number) => `now() - ${Math.trunc(ms)} * interval '1 millisecond'`;
+    this.queue = new LeasedQueue<SweptSearch>({
+      queue: 'sweeper',
+      // Never parked: a clean-up is retried until it succeeds.
+      table: {
+        table: 'lead_searches', parked: 'false', order: 'created_at', dueColumn: 'sweep_due_at',
+        pending: `(status = 'running' AND deadline_at < ${ago(deps.deadlineGraceMs)})`
+          + ` OR (finished_at IS NOT NULL AND (credits = 'held' OR finished_seq IS NULL))`
+          + ` OR (status = 'reserving' AND created_at < ${ago(deps.stuckReservationMs)})`,
+      },
+      db,
+      logger: log,
+      service: 'leads',
+      leaseMs: SWEEP_LEASE_MS,
+      pollMs: sweepMs,
+      retry: { baseMs: 2 * sweepMs, maxMs: MAX_RETRY_DELAY_MS },
+      work: async (search) => {
+        try {
+          await this.clean(search);
+          return { kind: 'done' };
+        } catch (err) {
+          log.warn({ err, searchId: search.id, attempts: search.attempts }, 'lead search clean-up failed; will retry');
+          throw err;
+        }
+      },
+      // A search still in need (billing not settled yet) is looked at again at the next sweep, not at once.
+      done: () => ({ attempts: 0, sweep_due_at: db.raw(`now() + ?::integer * interval '1 millisecond'`, [sweepMs]) }),
+      park: () => ({}),
     });
   }
 
   start(): void {
-    this.loop.start();
+    this.queue.start();
   }
 
   stop(): Promise<void> {
-    return this.loop.stop();
+    return this.queue.stop();
   }
 
-  private async sweep(): Promise<void> {
-    const { db, deadlineGraceMs, stuckReservationMs } = this.deps;
-    const overdue: { id: string }[] = await db('lead_searches')
-      .where({ status: 'running' })
-      .andWhere('deadline_at', '<', db.raw(`now() - ?::integer * interval '1 millisecond'`, [deadlineGraceMs]))
-      .select('id');
-    for (const { id } of overdue) await this.retry(id, () => this.endAtDeadline(id));
-
-    const unsettled: { id: string }[] = await db('lead_searches')
-      .whereNotNull('finished_at')
-      .andWhere((q) => { q.where({ credits: 'held' }).orWhereNull('finished_seq'); })
-      .select('id');
-    for (const { id } of unsettled) await this.retry(id, () => this.deps.settlement.settle(id));
-
-    const stuck: { id: string }[] = await db('lead_searches')
-      .where({ status: 'reserving' })
-      .andWhere('created_at', '<', db.raw(`now() - ?::integer * interval '1 millisecond'`, [stuckReservationMs]))
-      .select('id');
-    for (const { id } of stuck) await this.retry(id, () => this.deps.abandon(id));
+  /** What the search needs, by the state it was claimed in (the queue's `pending` says which states). */
+  private async clean(search: SweptSearch): Promise<void> {
+    if (search.status === 'running') await this.endAtDeadline(search.id);
+    else if (search.status === 'reserving') await this.deps.abandon(search.id);
+    else await this.deps.settlement.settle(search.id);
   }
 
   private async endAtDeadline(id: string): Promise<void> {
@@ -85,20 +100,6 @@ export class SearchSweeper {
     if (ended) {
       this.deps.log.warn({ searchId: id, leads: ended.leads_count }, 'lead search reached its deadline without the engine finishing it');
       await this.deps.settlement.settle(id);
-    }
-  }
-
-  /** Runs `work` for a search unless it failed recently; waits longer after each failure. */
-  private async retry(id: string, work: () => Promise<void>): Promise<void> {
-    const state = this.retries.get(id);
-    if (state && state.nextAt > Date.now()) return;
-    try {
-      await work();
-      this.retries.delete(id);
-    } catch (err) {
-      const attempts = (state?.attempts ?? 0) + 1;
-      this.retries.set(id, { attempts, nextAt: Date.now() + backoffWithJitter(attempts, { baseMs: 2 * this.deps.sweepMs, maxMs: MAX_RETRY_DELAY_MS }) });
-      this.deps.log.warn({ err, searchId: id, attempts }, 'lead search clean-up failed; will retry');
     }
   }
 }

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { EventData } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit/db';
-import type { QueueMeasure } from '@leadforge/kit/work';
+import type { QueueDeclaration } from '@leadforge/kit/work';
 import { activeTraceparent } from '@leadforge/kit/tracing';
 import { lockAccountForWrite } from './erasedAccounts.ts';
+import type { Lead } from './leadOfPlace.ts';
 
 export interface JobRow {
   search_id: string;
@@ -64,53 +65,23 @@ export interface Claimant {
 }
 
 /**
- * Claims the oldest open job whose lease is free or expired, or held by an earlier process of the
- * same replica (it died: a replica runs one process at a time), so a restart resumes its searches
- * at once rather than after their leases. Row locks are skipped by concurrent claimers, so two
- * workers never claim the same job at once.
+ * The jobs as the kit's job queue sees them: open jobs are claimed oldest first under a lease
+ * (`lease_expires_at`), a restarted replica takes back its dead process's jobs at once
+ * (`lease_replica`). None is ever parked: a job given up after its attempts finishes its search
+ * (source_failed, nothing charged).
  */
-export async function claimJob(db: Db, claimant: Claimant, leaseMs: number): Promise<JobRow | undefined> {
-  const replica = claimant.replica ?? null;
-  const result = await db.raw(
-    `UPDATE scraper_jobs
-        SET state = 'running', lease_owner = ?, lease_replica = ?::text, lease_expires_at = now() + ?::integer * interval '1 millisecond',
-            attempts = attempts + 1, updated_at = now()
-      WHERE search_id = (
-        SELECT search_id FROM scraper_jobs
-         WHERE state <> 'finished'
-           AND (lease_expires_at IS NULL OR lease_expires_at < now() OR (lease_replica = ?::text AND lease_owner <> ?))
-         ORDER BY created_at
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [claimant.owner, replica, leaseMs, replica, claimant.owner],
-  );
-  return result.rows[0];
-}
+export const SEARCH_JOBS: QueueDeclaration = {
+  queue: 'jobs',
+  table: {
+    table: 'scraper_jobs', key: 'search_id', pending: "state <> 'finished'", parked: 'false', order: 'created_at',
+    dueColumn: 'lease_expires_at', replicaColumn: 'lease_replica',
+  },
+};
 
-/** Extends the lease; undefined when another worker took the job (or it finished). */
-export async function renewLease(db: Db, searchId: string, owner: string, leaseMs: number): Promise<{ cancelRequested: boolean } | undefined> {
-  const result = await db.raw(
-    `UPDATE scraper_jobs SET lease_expires_at = now() + ?::integer * interval '1 millisecond'
-      WHERE search_id = ? AND lease_owner = ? AND state = 'running'
-      RETURNING cancel_requested`,
-    [leaseMs, searchId, owner],
-  );
-  const row = result.rows[0];
-  return row ? { cancelRequested: row.cancel_requested } : undefined;
-}
-
-/** Gives a job up at shutdown so another replica takes it at once rather than after the lease. */
-export async function releaseLease(db: Db, searchId: string, owner: string): Promise<void> {
-  await db('scraper_jobs').where({ search_id: searchId, lease_owner: owner, state: 'running' })
-    .update({ lease_expires_at: db.fn.now(), updated_at: db.fn.now() });
-}
-
-/** The job row, locked for this transaction, if this worker still owns it. */
-export async function lockOwnedJob(trx: Knex.Transaction, searchId: string, owner: string): Promise<JobRow | undefined> {
-  const row = await trx('scraper_jobs').where({ search_id: searchId }).forUpdate().first();
-  return row && row.lease_owner === owner && row.state === 'running' ? row : undefined;
-}
+/** The columns of a job that has finished (besides its reason): no lease any more. */
+export const finishedJob = (db: Db | Knex.Transaction) => ({
+  state: 'finished', finished_at: db.fn.now(), updated_at: db.fn.now(), lease_replica: null, lease_expires_at: null,
+});
 
 export async function processedPlaceKeys(db: Db, searchId: string): Promise<Set<string>> {
   const rows: { place_key: string }[] = await db('scraper_job_places').where({ search_id: searchId }).select('place_key');
@@ -138,12 +109,41 @@ export async function countOpenJobs(db: Db): Promise<Record<OpenJobState, number
   return counts;
 }
 
-/**
- * The jobs as the kit's per-queue gauges see them: open jobs and the age of the oldest. None is ever
- * parked: a job given up after its attempts finishes its search (source_failed, nothing charged).
- */
-export async function measureJobQueue(db: Db): Promise<QueueMeasure> {
-  const [row] = await db('scraper_jobs').whereNot({ state: 'finished' })
-    .select(db.raw('count(*) AS depth'), db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest'));
-  return { depth: Number(row.depth), oldestAgeSeconds: Number(row.oldest), parked: 0 };
+export interface PlaceRecord {
+  search_id: string;
+  place_key: string;
+  outcome: 'lead' | 'no_contact' | 'duplicate' | 'failed';
+  contact_key: string | null;
+}
+
+/** Records the places a batch dealt with; answers the keys recorded now (a place recorded before, by an earlier run, is not). */
+export async function recordPlaces(trx: Knex.Transaction, places: PlaceRecord[]): Promise<Set<string>> {
+  if (!places.length) return new Set();
+  const inserted: { place_key: string }[] = await trx('scraper_job_places').insert(places).onConflict(['search_id', 'place_key']).ignore().returning('place_key');
+  return new Set(inserted.map((row) => row.place_key));
+}
+
+export interface JobProgress {
+  /** Places the run has seen so far, and known businesses it skipped: the largest count any run reached is kept. */
+  placesSeen: number;
+  knownSkipped: number;
+  websitesChecked: number;
+  /** The leads of this batch that are sent. */
+  sent: Pick<Lead, 'email' | 'phone' | 'website'>[];
+}
+
+/** Adds a batch's figures to the job; answers the job as it stands now. */
+export async function addProgress(trx: Knex.Transaction, searchId: string, progress: JobProgress): Promise<JobRow> {
+  const { sent } = progress;
+  const [updated] = await trx('scraper_jobs').where({ search_id: searchId }).update({
+    places_found: trx.raw('GREATEST(places_found, ?)', [progress.placesSeen]),
+    known_skipped: trx.raw('GREATEST(known_skipped, ?)', [progress.knownSkipped]),
+    websites_checked: trx.raw('websites_checked + ?', [progress.websitesChecked]),
+    leads_sent: trx.raw('leads_sent + ?', [sent.length]),
+    with_email: trx.raw('with_email + ?', [sent.filter((lead) => lead.email).length]),
+    with_phone: trx.raw('with_phone + ?', [sent.filter((lead) => lead.phone).length]),
+    with_website: trx.raw('with_website + ?', [sent.filter((lead) => lead.website).length]),
+    updated_at: trx.fn.now(),
+  }).returning('*');
+  return updated;
 }

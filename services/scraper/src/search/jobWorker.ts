@@ -1,79 +1,72 @@
 import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit/db';
-import { countAttempt, measureQueue, settlesWithin, WorkLoop } from '@leadforge/kit/work';
+import { LeasedQueue, type Lease, type WorkOutcome } from '@leadforge/kit/work';
 import { inTraceOf } from '@leadforge/kit/tracing';
 import type { ScraperConfig } from '../config.ts';
-import { claimJob, measureJobQueue, releaseLease, renewLease, type Claimant, type JobRow } from './jobStore.ts';
+import { finishedJob, SEARCH_JOBS, type Claimant, type JobRow } from './jobStore.ts';
 import type { StopReason } from './searchRun.ts';
 
-export type RunJob = (job: JobRow, signal: AbortSignal) => Promise<StopReason>;
+/** One search's run under its job's lease: it settles the lease itself when the search finishes. */
+export type RunJob = (lease: Lease<JobRow>) => Promise<StopReason>;
 
 /**
- * How long stop waits for the runs it aborted. A run that ignores its abort must not hold the whole
+ * How long stop waits for the runs it told to stop. A run that ignores it must not hold the whole
  * process's shutdown: past this, it is left to its lease, as after a crash.
  */
 const STOP_GRACE_MS = 10_000;
 
-/** The jobs' name in the kit's per-queue metrics (`leadforge_work_queue_*{queue="jobs"}`). */
-export const JOB_QUEUE = 'jobs';
-
-interface ActiveJob {
-  job: JobRow;
-  controller: AbortController;
-  done: Promise<unknown>;
-  heartbeat: NodeJS.Timeout;
-}
-
 /**
- * One replica's share of the work: claims open jobs from the shared database (up to
- * `perReplica` at once), keeps their leases alive while they run, gives a job up when its lease
- * is lost or a cancellation is seen, and hands its jobs back at shutdown. After a crash, the
- * replica's next process takes back the jobs the dead one held at once (see `claimJob`).
- * Claiming runs on the kit's WorkLoop: woken when a job is recorded or one of its runs ends,
- * polling as a fallback, a jittered growing pause while the database fails. A search runs for
- * minutes, so unlike a LeasedQueue row each job has a run of its own and a lease renewed while it runs.
+ * One replica's share of the searches, on the kit's job queue: it claims open jobs from the shared
+ * database (up to `perReplica` at once), keeps their leases alive with a heartbeat while they run
+ * (a search runs for minutes), stops a run whose lease was lost or whose search was cancelled, and
+ * hands its jobs back at shutdown. After a crash, the replica's next process takes back the jobs
+ * the dead one held at once; any other replica takes them once their leases run out.
  */
 export class JobWorker {
-  private readonly active = new Map<string, ActiveJob>();
-  private readonly loop: WorkLoop;
-  private stopMeasuring?: () => void;
+  private readonly queue: LeasedQueue<JobRow>;
 
-  readonly owner: string;
-
-  constructor(
-    private readonly db: Db,
-    private readonly claimant: Claimant,
-    private readonly jobs: ScraperConfig['jobs'],
-    private readonly runJob: RunJob,
-    private readonly log: Logger,
-  ) {
-    this.owner = claimant.owner;
-    this.loop = new WorkLoop({
-      name: 'scraper job worker',
+  constructor(db: Db, claimant: Claimant, jobs: ScraperConfig['jobs'], runJob: RunJob, log: Logger) {
+    this.queue = new LeasedQueue<JobRow>({
+      ...SEARCH_JOBS,
+      db,
       logger: log,
-      step: () => this.claimWhileRoom(),
+      service: 'scraper',
+      owner: claimant.owner,
+      replica: claimant.replica,
+      leaseMs: jobs.leaseMs,
+      heartbeatMs: Math.min(jobs.leaseMs / 3, 2_000),
       pollMs: jobs.pollMs,
-      retry: { baseMs: jobs.pollMs, maxMs: Math.max(jobs.pollMs, 30_000) },
+      parallel: jobs.perReplica,
+      // Unused: a run that fails asks for its next attempt when its lease would have ended.
+      retry: { baseMs: jobs.leaseMs, maxMs: jobs.leaseMs },
+      stopWaitMs: STOP_GRACE_MS,
+      claimed: { state: 'running', updated_at: db.fn.now() },
+      interrupt: (job) => (job.cancel_requested ? 'cancelled' : undefined),
+      async work(job, lease): Promise<WorkOutcome> {
+        try {
+          const reason = await inTraceOf(job.traceparent ?? undefined, 'search run', { 'leadforge.search_id': job.search_id }, () => runJob(lease));
+          // A finished search has settled its lease; a run that lost it or was stopped hands the job back.
+          return reason === 'lease_lost' || reason === 'shutdown' ? { kind: 'release' } : { kind: 'done' };
+        } catch (error) {
+          log.error({ err: error, searchId: job.search_id }, 'search run failed; another attempt will follow when its lease would have ended');
+          return { kind: 'retry', error: (error as Error).message, at: new Date(Date.now() + jobs.leaseMs) };
+        }
+      },
+      done: () => finishedJob(db),
+      park: () => ({}),
     });
   }
 
   start(): void {
-    this.stopMeasuring ??= measureQueue('scraper', JOB_QUEUE, () => measureJobQueue(this.db));
-    this.loop.start();
+    this.queue.start();
   }
 
-  /** A job was recorded or a run ended: look for a job now rather than at the next poll. */
-  readonly wake = (): void => this.loop.wake();
+  /** A job was recorded: look for one now rather than at the next poll. */
+  readonly wake = (): void => this.queue.wake();
 
-  /** Stops claiming, stops the running searches (their results so far are committed) and releases their leases. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    this.stopMeasuring?.();
-    this.stopMeasuring = undefined;
-    for (const active of this.active.values()) active.controller.abort('shutdown');
-    if (await settlesWithin(Promise.allSettled([...this.active.values()].map((active) => active.done)), STOP_GRACE_MS)) return;
-    this.log.error({ searchIds: this.runningSearches }, `searches still running ${STOP_GRACE_MS / 1000} s after shutdown aborted them: left to their leases`);
-    for (const active of this.active.values()) clearInterval(active.heartbeat);
+  /** Stops claiming, stops the running searches (their results so far are committed) and hands their jobs back. */
+  stop(): Promise<void> {
+    return this.queue.stop();
   }
 
   /**
@@ -81,57 +74,16 @@ export class JobWorker {
    * another replica takes them over. For a process that must die now (and for takeover tests).
    */
   abandon(): void {
-    void this.loop.stop();
-    this.stopMeasuring?.();
-    this.stopMeasuring = undefined;
-    for (const active of this.active.values()) {
-      clearInterval(active.heartbeat);
-      active.controller.abort('lease_lost');
-    }
+    this.queue.abandon();
+  }
+
+  /** Claims one job for a run driven by hand (a test): nothing renews its lease. */
+  claim(): Promise<Lease<JobRow> | undefined> {
+    return this.queue.claim();
   }
 
   /** Searches this worker is running now. */
   get runningSearches(): string[] {
-    return [...this.active.keys()];
-  }
-
-  /** Claims jobs until this replica runs `perReplica` of them or none is free; the runs go on in the background. */
-  private async claimWhileRoom(): Promise<boolean> {
-    while (this.loop.isRunning && this.active.size < this.jobs.perReplica) {
-      const job = await claimJob(this.db, this.claimant, this.jobs.leaseMs);
-      if (!job) break;
-      // Stopped while the claim was on its way: hand it straight back rather than start a run nobody stops.
-      if (!this.loop.isRunning) await releaseLease(this.db, job.search_id, this.owner);
-      else this.begin(job);
-    }
-    return false;
-  }
-
-  private begin(job: JobRow): void {
-    const controller = new AbortController();
-    const heartbeat = setInterval(() => void this.renew(job.search_id, controller), Math.min(this.jobs.leaseMs / 3, 2_000));
-    const done = inTraceOf(job.traceparent ?? undefined, 'search run', { 'leadforge.search_id': job.search_id }, () => this.runJob(job, controller.signal))
-      .then((reason) => countAttempt('scraper', JOB_QUEUE, reason === 'lease_lost' || reason === 'shutdown' ? 'retried' : 'done'), (error) => {
-        countAttempt('scraper', JOB_QUEUE, 'retried');
-        this.log.error({ err: error, searchId: job.search_id }, 'search run failed; another attempt will follow when its lease expires');
-      })
-      .finally(async () => {
-        clearInterval(heartbeat);
-        this.active.delete(job.search_id);
-        if (controller.signal.reason === 'shutdown') await releaseLease(this.db, job.search_id, this.owner).catch(() => undefined);
-        this.wake();
-      });
-    this.active.set(job.search_id, { job, controller, done, heartbeat });
-  }
-
-  private async renew(searchId: string, controller: AbortController): Promise<void> {
-    if (controller.signal.aborted) return;
-    try {
-      const lease = await renewLease(this.db, searchId, this.owner, this.jobs.leaseMs);
-      if (!lease) controller.abort('lease_lost');
-      else if (lease.cancelRequested) controller.abort('cancelled');
-    } catch (error) {
-      this.log.warn({ err: error, searchId }, 'could not renew a search lease');
-    }
+    return this.queue.leasedKeys as string[];
   }
 }

@@ -15,7 +15,9 @@ import { isOutboundError } from '@leadforge/kit/outbound';
 import { placeBusinessKeysOf } from '@leadforge/contracts/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../metrics.ts';
 import { foundEmptyWithin, recordSiteFindings } from '../crawl/emptySites.ts';
-import { contactKeysTaken, lockOwnedJob, processedPlaceKeys, type JobRow } from './jobStore.ts';
+import type { Lease } from '@leadforge/kit/work';
+import { addProgress, contactKeysTaken, processedPlaceKeys, recordPlaces, type JobRow, type PlaceRecord } from './jobStore.ts';
+import { OrderedBatcher } from './orderedBatcher.ts';
 
 export type FinishReason = EventData<'scrape.finished'>['reason'];
 /** Why a run stops: a finish reason, or a reason to leave the job to another worker. */
@@ -23,7 +25,6 @@ export type StopReason = FinishReason | 'lease_lost' | 'shutdown';
 
 export interface SearchRunDeps {
   db: Db;
-  owner: string;
   placesSearch: PlacesSearch;
   enrich: SiteEnricher;
   /** Whether email domains take mail, for the verdicts; absent when EMAIL_MX_CHECK=false (verdict `unknown`). */
@@ -64,46 +65,54 @@ function storableCoverage(coverage: Coverage | undefined): Coverage | undefined 
 export const placesWanted = (quantity: number): number => Math.min(quantity * 3 + 10, 1000);
 
 /**
- * One search, from its places to its last lead. Results are committed in small batches; each
- * commit locks the job row and checks this worker still owns the job (a fence against a replica
+ * One search, from its places to its last lead, under the lease of its job. Results are committed in
+ * small batches, in the order the places came (so the same places give the same leads however fast
+ * each site answers); each commit locks the job row through the lease (a fence against a replica
  * that lost its lease), records every place it dealt with, skips leads whose contact was already
  * sent, never sends more than the quantity, and writes the events to the outbox in the same
  * transaction. A worker that takes the job over skips the places already recorded.
  */
 export class SearchRun {
   private readonly controller = new AbortController();
-  private readonly pending: PlaceResult[] = [];
-  /**
-   * Results wait here until every place before them has one: they are committed in the order the
-   * places came, so the same places give the same leads however fast each site answers.
-   */
-  private readonly resultsAhead = new Map<number, PlaceResult>();
-  private launched = 0;
-  private inOrder = 0;
+  private readonly results: OrderedBatcher<PlaceResult>;
   private readonly inFlight = new Set<Promise<void>>();
   private processed = new Set<string>();
   private placesSeen = 0;
   /** Places skipped as businesses the user already has (the same count again after a takeover: it walks the same places). */
   private knownSkipped = 0;
   private readonly knownKeys: Set<string>;
-  private pendingLeads = 0;
   private sent: number;
   private stopReason?: StopReason;
   private sourceError?: string;
   private coverage: () => Coverage | undefined = () => undefined;
-  private flushing: Promise<void> = Promise.resolve();
   private changed?: () => void;
+  private readonly job: JobRow;
 
-  constructor(private readonly job: JobRow, private readonly deps: SearchRunDeps) {
-    this.sent = job.leads_sent;
-    this.knownKeys = new Set(job.known_business_keys ?? []);
+  constructor(private readonly lease: Lease<JobRow>, private readonly deps: SearchRunDeps) {
+    this.job = lease.row;
+    this.sent = this.job.leads_sent;
+    this.knownKeys = new Set(this.job.known_business_keys ?? []);
+    this.results = new OrderedBatcher((batch) => this.commit(batch), (error) => {
+      if (error instanceof LeaseLost) {
+        this.stop('lease_lost');
+        return false;
+      }
+      this.deps.log.warn({ err: error, searchId: this.job.search_id }, 'could not commit search results; will retry');
+      return true;
+    });
     // Every fetch in flight for this search listens to its signal: many listeners are expected.
     setMaxListeners(0, this.controller.signal);
   }
 
-  /** Runs until the search finishes or the worker gives it up; `external` carries the worker's reasons. */
-  async run(external: AbortSignal): Promise<StopReason> {
+  /** Leads found and not yet committed. */
+  private get pendingLeads(): number {
+    return this.results.waiting((result) => Boolean(result.lead));
+  }
+
+  /** Runs until the search finishes or the worker gives it up; the lease's signal carries the worker's reasons. */
+  async run(): Promise<StopReason> {
     const { job } = this;
+    const external = this.lease.signal;
     if (job.cancel_requested) return this.finish('cancelled');
     if (new Date(job.deadline_at).getTime() <= Date.now()) return this.finish('deadline');
     if (job.attempts > this.deps.jobs.maxAttempts) return this.finish('source_failed', `Gave up after ${job.attempts - 1} attempts that did not finish`);
@@ -113,7 +122,7 @@ export class SearchRun {
     if (external.aborted) onExternal();
     external.addEventListener('abort', onExternal, { once: true });
     const deadline = setTimeout(() => this.stop('deadline'), Math.min(new Date(job.deadline_at).getTime() - Date.now(), 2 ** 31 - 1));
-    const ticker = setInterval(() => void this.flush(), Math.max(50, this.deps.jobs.leadBatchMs));
+    const ticker = setInterval(() => void this.results.flush(), Math.max(50, this.deps.jobs.leadBatchMs));
     try {
       this.processed = await processedPlaceKeys(this.deps.db, job.search_id);
       await this.walkPlaces();
@@ -125,9 +134,8 @@ export class SearchRun {
     }
     if (this.stopReason !== 'lease_lost') {
       // A run that stopped leaves places unanswered: what the others gave still counts.
-      this.pending.push(...[...this.resultsAhead.entries()].sort(([a], [b]) => a - b).map(([, result]) => result));
-      this.resultsAhead.clear();
-      await this.flush();
+      this.results.releaseAhead();
+      await this.results.flush();
     }
     const reason: StopReason = this.stopReason ?? (this.sourceError ? 'source_failed' : 'done');
     if (reason === 'lease_lost' || reason === 'shutdown') return reason;
@@ -188,19 +196,11 @@ export class SearchRun {
   }
 
   private launch(place: Place, siteKey: string | undefined): void {
-    const task = this.process(place, siteKey, this.launched++).finally(() => {
+    const task = this.process(place, siteKey, this.results.ticket()).finally(() => {
       this.inFlight.delete(task);
       this.notify();
     });
     this.inFlight.add(task);
-  }
-
-  private settle(order: number, result: PlaceResult): void {
-    this.resultsAhead.set(order, result);
-    for (let next = this.resultsAhead.get(this.inOrder); next; next = this.resultsAhead.get(this.inOrder)) {
-      this.pending.push(next);
-      this.resultsAhead.delete(this.inOrder++);
-    }
   }
 
   /**
@@ -243,44 +243,34 @@ export class SearchRun {
       if (this.stopReason) return;
       const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.mailLookup);
       const finding = site?.foundNothing ? 'empty' : site?.emails.length || site?.phones.length ? 'contacts' : undefined;
-      this.settle(order, {
+      this.results.settle(order, {
         placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(website),
         ...(siteKey && finding ? { site: { key: siteKey, finding } } : {}),
       });
-      if (lead) this.pendingLeads++;
       // What the pages read before the quota ran out gave still counts; the search ends here.
       if (site?.quotaExhausted) return this.stop('quota_exhausted');
       // The first lead goes out at once (time to first lead is what the user feels); later ones in batches.
-      const firstLead = this.sent === 0 && this.pending.some((result) => result.lead);
-      if (firstLead || this.pendingLeads >= this.deps.jobs.leadBatchSize || this.sent + this.pendingLeads >= this.job.quantity) void this.flush();
+      const firstLead = this.sent === 0 && this.results.someReady((result) => Boolean(result.lead));
+      const pendingLeads = this.pendingLeads;
+      if (firstLead || pendingLeads >= this.deps.jobs.leadBatchSize || this.sent + pendingLeads >= this.job.quantity) void this.results.flush();
     } catch (error) {
       if (this.stopReason || isOutboundError(error, 'aborted')) return;
       if (isOutboundError(error, 'quota_exhausted')) return this.stop('quota_exhausted');
       this.deps.log.warn({ err: error, searchId: this.job.search_id, placeKey }, 'could not process a place');
-      this.settle(order, { placeKey, outcome: 'failed', checkedWebsite: Boolean(place.website) });
+      this.results.settle(order, { placeKey, outcome: 'failed', checkedWebsite: Boolean(place.website) });
     }
   }
 
-  /** Commits what is pending; one commit at a time, in order. */
-  private flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.commitPending()).catch((error) => {
-      if (error instanceof LeaseLost) return this.stop('lease_lost');
-      this.deps.log.warn({ err: error, searchId: this.job.search_id }, 'could not commit search results; will retry');
-    });
-    return this.flushing;
-  }
-
-  private async commitPending(): Promise<void> {
-    if (!this.pending.length || this.stopReason === 'lease_lost') return;
-    const batch = this.pending.splice(0);
-    const batchLeads = batch.filter((result) => result.lead).length;
-    this.pendingLeads -= batchLeads;
+  /** Commits one batch of results, if this run still holds the job's lease. */
+  private async commit(batch: PlaceResult[]): Promise<void> {
+    // The lease is gone: nothing of this run may be committed any more.
+    if (this.stopReason === 'lease_lost') return;
     const { search_id: searchId } = this.job;
     let sentNow: Lead[] = [];
     let cancelled = false;
     try {
       const row = await this.deps.db.transaction(async (trx) => {
-        const job = await lockOwnedJob(trx, searchId, this.deps.owner);
+        const job = await this.lease.hold(trx);
         if (!job) throw new LeaseLost();
         if (job.cancel_requested) {
           cancelled = true;
@@ -289,47 +279,37 @@ export class SearchRun {
         const leads = batch.flatMap((result) => (result.lead ? [result.lead] : []));
         const taken = await contactKeysTaken(trx, searchId, leads.map(contactKeyOf));
         let room = job.quantity - job.leads_sent;
-        const rows: { search_id: string; place_key: string; outcome: string; contact_key: string | null }[] = [];
+        const places: PlaceRecord[] = [];
         for (const result of batch) {
           if (!result.lead) {
-            rows.push({ search_id: searchId, place_key: result.placeKey, outcome: result.outcome, contact_key: null });
+            places.push({ search_id: searchId, place_key: result.placeKey, outcome: result.outcome, contact_key: null });
             continue;
           }
           const contactKey = contactKeyOf(result.lead);
           if (taken.has(contactKey)) {
-            rows.push({ search_id: searchId, place_key: result.placeKey, outcome: 'duplicate', contact_key: null });
+            places.push({ search_id: searchId, place_key: result.placeKey, outcome: 'duplicate', contact_key: null });
           } else if (room > 0) {
             taken.add(contactKey);
             room--;
-            rows.push({ search_id: searchId, place_key: result.placeKey, outcome: 'lead', contact_key: contactKey });
+            places.push({ search_id: searchId, place_key: result.placeKey, outcome: 'lead', contact_key: contactKey });
           }
           // Past the quantity a lead is neither sent nor recorded: the search is complete.
         }
-        const inserted = new Set((rows.length
-          ? await trx('scraper_job_places').insert(rows).onConflict(['search_id', 'place_key']).ignore().returning('place_key')
-          : []).map((r: { place_key: string }) => r.place_key));
+        const inserted = await recordPlaces(trx, places);
         sentNow = batch.flatMap((result) => {
-          const row = rows.find((candidate) => candidate.place_key === result.placeKey);
-          return result.lead && row?.outcome === 'lead' && inserted.has(result.placeKey) ? [result.lead] : [];
+          const place = places.find((candidate) => candidate.place_key === result.placeKey);
+          return result.lead && place?.outcome === 'lead' && inserted.has(result.placeKey) ? [result.lead] : [];
         });
-        const websites = batch.filter((result) => result.checkedWebsite).length;
-        const [updated] = await trx('scraper_jobs').where({ search_id: searchId }).update({
-          places_found: trx.raw('GREATEST(places_found, ?)', [this.placesSeen]),
-          known_skipped: trx.raw('GREATEST(known_skipped, ?)', [this.knownSkipped]),
-          websites_checked: trx.raw('websites_checked + ?', [websites]),
-          leads_sent: trx.raw('leads_sent + ?', [sentNow.length]),
-          with_email: trx.raw('with_email + ?', [sentNow.filter((lead) => lead.email).length]),
-          with_phone: trx.raw('with_phone + ?', [sentNow.filter((lead) => lead.phone).length]),
-          with_website: trx.raw('with_website + ?', [sentNow.filter((lead) => lead.website).length]),
-          updated_at: trx.fn.now(),
-        }).returning('*');
+        const updated = await addProgress(trx, searchId, {
+          placesSeen: this.placesSeen, knownSkipped: this.knownSkipped, websitesChecked: batch.filter((result) => result.checkedWebsite).length, sent: sentNow,
+        });
         if (sentNow.length) await emitEvent(trx, 'scrape.leads_found', searchId, { search_id: searchId, leads: sentNow });
         const coverage = storableCoverage(this.coverage());
         await emitEvent(trx, 'scrape.progress', searchId, {
           search_id: searchId, places_found: updated.places_found, websites_checked: updated.websites_checked, leads_found: updated.leads_sent,
           ...(coverage ? { coverage } : {}),
         });
-        return updated as JobRow;
+        return updated;
       });
       if (cancelled) return this.stop('cancelled');
       await this.rememberSites(batch);
@@ -337,12 +317,6 @@ export class SearchRun {
       leadsDelivered.inc(sentNow.length);
       for (const result of batch) placesEnriched.inc({ outcome: result.lead && !sentNow.includes(result.lead) ? 'duplicate' : result.outcome });
       if (this.sent >= this.job.quantity) this.stop('done');
-    } catch (error) {
-      if (!(error instanceof LeaseLost)) {
-        this.pending.unshift(...batch);
-        this.pendingLeads += batchLeads;
-      }
-      throw error;
     } finally {
       this.notify();
     }
@@ -353,14 +327,11 @@ export class SearchRun {
     const { search_id: searchId } = this.job;
     const error = rawError === undefined ? undefined : storableText(rawError);
     const finished = await this.deps.db.transaction(async (trx) => {
-      const job = await lockOwnedJob(trx, searchId, this.deps.owner);
+      const job = await this.lease.hold(trx);
       if (!job) return false;
       const knownSkipped = Math.max(job.known_skipped, this.knownSkipped);
-      await trx('scraper_jobs').where({ search_id: searchId }).update({
-        known_skipped: knownSkipped,
-        state: 'finished', finish_reason: reason, error: error ?? null, finished_at: trx.fn.now(), updated_at: trx.fn.now(),
-        lease_owner: null, lease_replica: null, lease_expires_at: null,
-      });
+      // The job's outcome, recorded with the event that announces it.
+      await this.lease.settle(trx, { kind: 'done' }, { known_skipped: knownSkipped, finish_reason: reason, error: error ?? null });
       const coverage = storableCoverage(this.coverage());
       await emitEvent(trx, 'scrape.finished', searchId, {
         search_id: searchId,

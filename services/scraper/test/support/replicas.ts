@@ -42,8 +42,8 @@ export function startReplica(options: { db: Db; web: FixtureWebAddress; owner: s
   const placesSearch = placesSearchFor(config, client.fetchJson);
   const parsing = testPageReader();
   const enrich = createSiteEnricher({ client, reader: parsing.reader, contactPages: config.contactPagesPerSite });
-  const worker = new JobWorker(options.db, { owner: options.owner, replica: options.replica }, config.jobs, (job, signal) =>
-    new SearchRun(job, { db: options.db, owner: options.owner, placesSearch, enrich, jobs: config.jobs, log }).run(signal), log);
+  const worker = new JobWorker(options.db, { owner: options.owner, replica: options.replica }, config.jobs, (lease) =>
+    new SearchRun(lease, { db: options.db, placesSearch, enrich, jobs: config.jobs, log }).run(), log);
   worker.start();
   return {
     owner: options.owner,
