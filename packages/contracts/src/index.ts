@@ -3,6 +3,7 @@ export * from './events.ts';
 export * from './api/common.ts';
 export * from './api/auth.ts';
 export * from './api/apiKeys.ts';
+export * from './api/apiDocs.ts';
 export * from './api/payments.ts';
 export * from './api/leads.ts';
 export * from './api/leadExports.ts';

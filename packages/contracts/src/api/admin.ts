@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Role, UserStatus } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 const CreditsChange = Type.Integer({
   minimum: -1_000_000,
@@ -228,3 +229,20 @@ export const AdminUserDetailResponse = Type.Object({
   unavailable: Type.Array(Type.String()),
 });
 export type AdminUserDetailResponse = Static<typeof AdminUserDetailResponse>;
+
+/** A client may name its attempt so a retried or double-clicked credit change applies once. */
+export const AdminActionHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$', errorMessage: 'Idempotency-Key must be 1-100 letters, digits or ._:-' })),
+});
+
+const errors = errorReplies(400, 401, 403, 503);
+const actionReplies = { 200: AdminActionResponse, ...errorReplies(400, 401, 403, 404, 409, 502, 503) };
+
+/** The admin panel: the read models' figures, the activity feed, one user, and the actions on users. */
+export const ADMIN_ROUTES = declareRoutes('admin', {
+  stats: { method: 'GET', path: '/api/admin/enhanced-stats', access: 'admin', schema: { querystring: EnhancedStatsQuery, response: { 200: EnhancedStatsResponse, ...errors } } },
+  activity: { method: 'GET', path: '/api/admin/activity-logs', access: 'admin', schema: { querystring: ActivityLogsQuery, response: { 200: ActivityLogsResponse, ...errors } } },
+  user: { method: 'GET', path: '/api/admin/users/:id', access: 'admin', schema: { params: AdminUserParams, response: { 200: AdminUserDetailResponse, ...errorReplies(404), ...errors } } },
+  updateCredits: { method: 'POST', path: '/api/admin/update-credits', access: 'admin', schema: { body: UpdateCreditsRequest, headers: AdminActionHeaders, response: actionReplies } },
+  userAction: { method: 'POST', path: '/api/admin/user-action', access: 'admin', schema: { body: UserActionRequest, headers: AdminActionHeaders, response: actionReplies } },
+});

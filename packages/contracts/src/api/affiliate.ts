@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 /** Business constants of the affiliate programme (spec section 9). */
 export const COMMISSION_RATE = 0.1;
@@ -149,3 +150,23 @@ export const AffiliateApplicationsResponse = Type.Object({
   page: Type.Object({ page: Type.Integer(), page_size: Type.Integer(), total: Type.Integer() }),
 });
 export type AffiliateApplicationsResponse = Static<typeof AffiliateApplicationsResponse>;
+
+const adminErrors = errorReplies(400, 401, 403);
+
+/** The affiliate programme: a user's referral figures and payout address, applications, referral visits, the admin's payouts. */
+export const AFFILIATE_ROUTES = declareRoutes('affiliate', {
+  stats: { method: 'GET', path: '/api/affiliate/stats', access: 'user', schema: { response: { 200: AffiliateStatsResponse, ...errorReplies(401) } } },
+  commissions: { method: 'GET', path: '/api/affiliate/commissions', access: 'user', schema: { querystring: CommissionsQuery, response: { 200: CommissionsResponse, ...errorReplies(400, 401) } } },
+  apply: { method: 'POST', path: '/api/affiliate/apply', access: 'public', schema: { body: AffiliateApplyRequest, response: { 201: AffiliateApplyResponse, ...errorReplies(400, 429) } } },
+  referralVisit: {
+    method: 'POST', path: '/api/affiliate/referral-visits', access: 'public',
+    schema: { body: ReferralVisitRequest, response: { 201: ReferralVisitResponse, ...errorReplies(400, 404, 429) } },
+  },
+  payouts: { method: 'GET', path: '/api/admin/affiliate-payouts', access: 'admin', schema: { response: { 200: PayoutBatchesResponse, ...adminErrors } } },
+  runPayout: { method: 'POST', path: '/api/admin/affiliate-payouts', access: 'admin', schema: { body: PayoutBatchRequest, response: { 200: PayoutBatch, ...adminErrors } } },
+  setPayoutEmail: { method: 'PUT', path: '/api/affiliate/payout-email', access: 'user', schema: { body: PayoutEmailRequest, response: { 200: PayoutAddress, ...errorReplies(400, 401) } } },
+  applications: {
+    method: 'GET', path: '/api/admin/affiliate-applications', access: 'admin',
+    schema: { querystring: AffiliateApplicationsQuery, response: { 200: AffiliateApplicationsResponse, ...adminErrors } },
+  },
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 /** The request header a machine authenticates with instead of a session token. */
 export const API_KEY_HEADER = 'x-api-key';
@@ -50,3 +51,12 @@ export const ApiKeyIdentity = Type.Object({
   role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
 });
 export type ApiKeyIdentity = Static<typeof ApiKeyIdentity>;
+
+const errors = errorReplies(400, 401, 404, 409, 429);
+
+/** A user's API keys, managed by session only: a key never manages keys. */
+export const API_KEY_ROUTES = declareRoutes('auth', {
+  create: { method: 'POST', path: '/api/api-keys', access: 'user', schema: { body: CreateApiKeyRequest, response: { 201: CreatedApiKey, ...errors } } },
+  list: { method: 'GET', path: '/api/api-keys', access: 'user', schema: { response: { 200: ApiKeyList, ...errors } } },
+  revoke: { method: 'DELETE', path: '/api/api-keys/:id', access: 'user', schema: { params: ApiKeyId, response: { 204: Type.Null(), ...errors } } },
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Role, Timestamp, UserStatus } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 export const PASSWORD_MIN_LENGTH = 6;
 
@@ -112,3 +113,20 @@ export interface AccessClaims {
   /** The user's session generation when the token was issued; an older one than the user's is refused. */
   gen?: number;
 }
+
+const sessionErrors = errorReplies(400, 401, 409, 429);
+const accountErrors = errorReplies(400, 401, 429);
+
+/** Auth's public routes: sessions, the profile, passwords and the account itself. */
+export const AUTH_ROUTES = declareRoutes('auth', {
+  register: { method: 'POST', path: '/api/auth/register', access: 'public', schema: { body: RegisterRequest, response: { 201: SessionResponse, ...sessionErrors } } },
+  login: { method: 'POST', path: '/api/auth/login', access: 'public', schema: { body: LoginRequest, response: { 200: SessionResponse, ...sessionErrors } } },
+  me: { method: 'GET', path: '/api/auth/me', access: 'user', apiKey: true, schema: { response: { 200: User, ...errorReplies(401) } } },
+  updateProfile: { method: 'PATCH', path: '/api/auth/me', access: 'user', schema: { body: UpdateProfileRequest, response: { 200: User, ...accountErrors } } },
+  changePassword: { method: 'POST', path: '/api/auth/password', access: 'user', schema: { body: ChangePasswordRequest, response: { 200: PasswordChangedResponse, ...accountErrors } } },
+  /** The answer is a JSON file (a download), written as it is, so no reply schema for 200. */
+  exportAccount: { method: 'GET', path: '/api/account/export', access: 'user', schema: { response: errorReplies(401, 404, 429, 503) } },
+  deleteAccount: { method: 'DELETE', path: '/api/account', access: 'user', schema: { body: DeleteAccountRequest, response: { 200: MessageResponse, ...accountErrors } } },
+  requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', access: 'public', schema: { body: PasswordResetRequest, response: { 202: MessageResponse, ...accountErrors } } },
+  confirmPasswordReset: { method: 'POST', path: '/api/auth/password-reset/confirm', access: 'public', schema: { body: PasswordResetConfirm, response: { 200: PasswordResetDone, ...accountErrors } } },
+});

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 const REQUIRED_FIELDS = 'Please fill in all required fields';
 export const CONTACT_MESSAGE_MAX_LENGTH = 10_000;
@@ -35,3 +36,9 @@ export const ContactConfigResponse = Type.Object({
   test_mode: Type.Boolean(),
 });
 export type ContactConfigResponse = Static<typeof ContactConfigResponse>;
+
+/** The contact form and which robot check it uses. */
+export const CONTACT_ROUTES = declareRoutes('contact', {
+  send: { method: 'POST', path: '/api/contact', access: 'public', schema: { body: ContactRequest, response: { 201: ContactResponse, ...errorReplies(400, 413, 429, 503) } } },
+  config: { method: 'GET', path: '/api/contact/config', access: 'public', schema: { response: { 200: ContactConfigResponse } } },
+});

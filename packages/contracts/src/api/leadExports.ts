@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { LEAD_VERDICT_COLUMNS, Lead, LeadSearchSummary, LeadStats } from './leads.ts';
+import { LEAD_VERDICT_COLUMNS, Lead, LeadSearchId, LeadSearchSummary, LeadStats, type LeadsExportFormat } from './leads.ts';
+import { declareRoutes } from '../routeDeclaration.ts';
 
 /** GET /api/lead-searches/:id/export.json — the search with its stats, then every lead in delivery order. */
 export const LeadsJsonExport = Type.Object({
@@ -43,3 +44,15 @@ export const LEADS_EXPORT_COLUMNS = [
   // The verdict and provenance columns every export appends (LEAD_VERDICT_COLUMNS).
   ...LEAD_VERDICT_COLUMNS.map(({ header, key }) => ({ header, key, width: key.endsWith('_source') ? 40 : 18 })),
 ] as const;
+
+const exportRoute = (format: LeadsExportFormat) => ({
+  method: 'GET', path: `/api/lead-searches/:id/export.${format}`, access: 'user', streaming: true, apiKey: true,
+  schema: { params: LeadSearchId, querystring: LeadsExportQuery },
+} as const);
+
+/** A search's leads as a file, streamed: no reply schema. */
+export const LEAD_EXPORT_ROUTES = declareRoutes('leads', {
+  csv: exportRoute('csv'),
+  json: exportRoute('json'),
+  xlsx: exportRoute('xlsx'),
+});

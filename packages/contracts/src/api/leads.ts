@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 export const MAX_LEADS_PER_REQUEST = 200;
 
@@ -237,6 +238,11 @@ export interface SearchFeedData {
   finished: SearchFinishedFeedData;
 }
 
+/** The feed resumes after this event (a browser's EventSource sends `Last-Event-ID` instead). */
+export const SearchFeedQuery = Type.Object({
+  last_event_id: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'last_event_id must be a whole number' })),
+}, { additionalProperties: false });
+
 /** The user already has this many searches running (429). */
 export const tooManyRunningSearchesDetail = (limit: number) =>
   `You already have ${limit} ${limit === 1 ? 'search' : 'searches'} running. Wait for one to finish or cancel it, then try again.`;
@@ -267,3 +273,19 @@ export function leadsExportFileName(industry: string, location: string, day: Dat
   const date = new Date(day).toISOString().slice(0, 10);
   return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.${format}`;
 }
+
+const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
+
+/** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed. */
+export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
+  generate: {
+    method: 'POST', path: '/api/generate-leads', access: 'user', streaming: true, apiKey: true,
+    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errorReplies(400, 401, 402, 429, 502, 503) } },
+  },
+  start: { method: 'POST', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { body: GenerateLeadsRequest, response: { 201: LeadSearchSummary, ...searchErrors } } },
+  history: { method: 'GET', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...searchErrors } } },
+  get: { method: 'GET', path: '/api/lead-searches/:id', access: 'user', apiKey: true, schema: { params: LeadSearchId, response: { 200: LeadSearchDetail, ...searchErrors } } },
+  cancel: { method: 'DELETE', path: '/api/lead-searches/:id', access: 'user', apiKey: true, schema: { params: LeadSearchId, response: { 200: LeadSearchSummary, ...searchErrors } } },
+  /** Server-Sent Events, written as they come: no reply schema. */
+  feed: { method: 'GET', path: '/api/lead-searches/:id/events', access: 'user', streaming: true, apiKey: true, schema: { params: LeadSearchId, querystring: SearchFeedQuery } },
+});

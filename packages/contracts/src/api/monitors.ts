@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp, Uuid } from './common.ts';
 import { Lead, MAX_LEADS_PER_REQUEST, SearchText } from './leads.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 /** How often a monitor runs by itself. */
 export const MONITOR_FREQUENCIES = ['daily', 'weekly'] as const;
@@ -117,3 +118,16 @@ export const MonitorRunWebhookPayload = Type.Object({
   }),
 });
 export type MonitorRunWebhookPayload = Static<typeof MonitorRunWebhookPayload>;
+
+const errors = errorReplies(400, 401, 402, 404, 429, 503);
+
+/** A user's monitors: create, list, read with recent runs, change, delete, run now, the runs. */
+export const MONITOR_ROUTES = declareRoutes('leads', {
+  create: { method: 'POST', path: '/api/monitors', access: 'user', apiKey: true, schema: { body: CreateMonitorRequest, response: { 201: Monitor, ...errors } } },
+  list: { method: 'GET', path: '/api/monitors', access: 'user', apiKey: true, schema: { response: { 200: MonitorList, ...errors } } },
+  get: { method: 'GET', path: '/api/monitors/:id', access: 'user', apiKey: true, schema: { params: MonitorId, response: { 200: MonitorDetail, ...errors } } },
+  update: { method: 'PATCH', path: '/api/monitors/:id', access: 'user', apiKey: true, schema: { params: MonitorId, body: UpdateMonitorRequest, response: { 200: Monitor, ...errors } } },
+  delete: { method: 'DELETE', path: '/api/monitors/:id', access: 'user', apiKey: true, schema: { params: MonitorId, response: { 204: Type.Null(), ...errors } } },
+  run: { method: 'POST', path: '/api/monitors/:id/run', access: 'user', apiKey: true, schema: { params: MonitorId, response: { 202: MonitorRunStarted, ...errors } } },
+  runs: { method: 'GET', path: '/api/monitors/:id/runs', access: 'user', apiKey: true, schema: { params: MonitorId, response: { 200: MonitorRunList, ...errors } } },
+});

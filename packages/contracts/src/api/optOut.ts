@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 export const OPT_OUT_NOTHING_GIVEN = 'Please give an email address, a phone number or a website';
 export const OPT_OUT_BAD_PHONE = 'Please give the phone number in international format, starting with + and the country code';
@@ -116,3 +117,18 @@ export const OptOutPreview = Type.Object({
   users: Type.Integer(),
 });
 export type OptOutPreview = Static<typeof OptOutPreview>;
+
+const adminErrors = errorReplies(400, 401, 403, 404, 409);
+
+/** Opt-outs: anyone may ask; administrators list them, preview and decide websites, lift a suppression. */
+export const OPT_OUT_ROUTES = declareRoutes('leads', {
+  request: { method: 'POST', path: '/api/opt-out', access: 'public', schema: { body: OptOutRequest, response: { 201: OptOutResponse, ...errorReplies(400, 413, 429) } } },
+  list: { method: 'GET', path: '/api/admin/opt-outs', access: 'admin', schema: { querystring: AdminOptOutQuery, response: { 200: AdminOptOutList, ...adminErrors } } },
+  preview: {
+    method: 'GET', path: '/api/admin/opt-outs/:id/preview', access: 'admin',
+    schema: { params: OptOutId, querystring: OptOutPreviewQuery, response: { 200: OptOutPreview, ...adminErrors } },
+  },
+  approve: { method: 'POST', path: '/api/admin/opt-outs/:id/approve', access: 'admin', schema: { params: OptOutId, body: OptOutApproval, response: { 200: OptOutEntry, ...adminErrors } } },
+  reject: { method: 'POST', path: '/api/admin/opt-outs/:id/reject', access: 'admin', schema: { params: OptOutId, response: { 200: OptOutEntry, ...adminErrors } } },
+  lift: { method: 'DELETE', path: '/api/admin/opt-outs/:id', access: 'admin', schema: { params: OptOutId, response: { 200: OptOutEntry, ...adminErrors } } },
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.ts';
+import { MessageBody, Timestamp } from './common.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 export const PLAN_IDS = ['starter', 'growth', 'agency'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
@@ -130,3 +131,32 @@ export const PaypalConfigRequest = Type.Object({
 }, { additionalProperties: false });
 
 export const WebhookAck = Type.Object({ received: Type.Boolean(), outcome: Type.String() });
+
+/** A PayPal order (or a test checkout's), as in `/api/payments/promo-orders/:orderId`. */
+export const OrderIdParams = Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const paymentErrors = errorReplies(400, 401, 402, 404, 409, 422, 429, 502, 503);
+const promoErrors = errorReplies(400, 402, 404, 409, 422, 429, 502, 503);
+const adminErrors = errorReplies(400, 401, 403, 503);
+
+/** Billing's public routes: checkout, the CBC500 promo, PayPal's notifications, the admin's PayPal mode. */
+export const PAYMENT_ROUTES = declareRoutes('billing', {
+  config: { method: 'GET', path: '/api/payments/config', access: 'public', schema: { response: { 200: PaymentsConfigResponse } } },
+  history: { method: 'GET', path: '/api/payments/history', access: 'user', schema: { querystring: PaymentHistoryQuery, response: { 200: PaymentHistoryResponse, ...paymentErrors } } },
+  create: { method: 'POST', path: '/api/payments/create', access: 'user', schema: { body: CreatePaymentRequest, response: { 200: CreatePaymentResponse, ...paymentErrors } } },
+  execute: {
+    method: 'POST', path: '/api/payments/execute', access: 'user',
+    schema: { body: ExecutePaymentRequest, response: { 200: ExecutePaymentResponse, 202: ExecutePaymentResponse, ...paymentErrors } },
+  },
+  createPromoOrder: { method: 'POST', path: '/api/payments/create-order', access: 'public', schema: { body: CreatePromoOrderRequest, response: { 200: CreatePromoOrderResponse, ...promoErrors } } },
+  completePromoPayment: { method: 'POST', path: '/api/payments/complete-payment', access: 'public', schema: { body: CompletePromoRequest, response: { 200: CompletePromoResponse, ...promoErrors } } },
+  /** The body is read as the exact text PayPal signed, so it has no body schema. */
+  webhook: { method: 'POST', path: '/api/payments/webhook', access: 'public', schema: { response: { 200: WebhookAck, ...errorReplies(400, 502) } } },
+  promoOrder: { method: 'GET', path: '/api/payments/promo-orders/:orderId', access: 'user', schema: { params: OrderIdParams, response: { 200: PromoClaimResponse, ...paymentErrors } } },
+  approveTestCheckout: {
+    method: 'POST', path: '/api/payments/test-checkout/:orderId/approve', access: 'public',
+    schema: { params: OrderIdParams, response: { 200: TestCheckoutApproveResponse, ...errorReplies(404, 429) } },
+  },
+  paypalConfig: { method: 'GET', path: '/api/admin/paypal-config', access: 'admin', schema: { response: { 200: PaypalConfigResponse, ...adminErrors } } },
+  setPaypalConfig: { method: 'POST', path: '/api/admin/paypal-config', access: 'admin', schema: { body: PaypalConfigRequest, response: { 200: MessageBody, ...adminErrors } } },
+});

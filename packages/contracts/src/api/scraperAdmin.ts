@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { MessageBody } from './common.ts';
+import { DecodoQuotaRequest, ScrapeRequest, ScrapeResponse } from './scraper.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 /** The spec's "Proxy stats" entity: GET /api/admin/decodo-stats. */
 export const ProxyStatsResponse = Type.Object({
@@ -55,3 +58,14 @@ export const UsageStatsResponse = Type.Object({
 export type UsageStatsResponse = Static<typeof UsageStatsResponse>;
 
 export const QuotaUpdatedResponse = Type.Object({ message: Type.String(), remaining_requests: Type.Integer() });
+
+const errors = errorReplies(400, 401, 403);
+
+/** The scraper's admin routes: a test fetch, and the Proxy Stats tab (status, usage, quota, reset). */
+export const SCRAPER_ADMIN_ROUTES = declareRoutes('scraper', {
+  scrape: { method: 'POST', path: '/api/scrape', access: 'admin', schema: { body: ScrapeRequest, response: { 200: ScrapeResponse, ...errors, ...errorReplies(422) } } },
+  proxyStats: { method: 'GET', path: '/api/admin/decodo-stats', access: 'admin', schema: { response: { 200: ProxyStatsResponse, ...errors } } },
+  usage: { method: 'GET', path: '/api/admin/decodo-usage', access: 'admin', schema: { querystring: UsageStatsQuery, response: { 200: UsageStatsResponse, ...errors } } },
+  setQuota: { method: 'POST', path: '/api/admin/decodo-quota', access: 'admin', schema: { body: DecodoQuotaRequest, response: { 200: QuotaUpdatedResponse, ...errors } } },
+  resetStats: { method: 'POST', path: '/api/admin/decodo-reset-stats', access: 'admin', schema: { response: { 200: MessageBody, ...errors } } },
+});

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp, Uuid } from './common.ts';
 import { LeadSearchSummary, LeadStats } from './leads.ts';
+import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 /** What a webhook endpoint can subscribe to: a lead search's end, a monitor run's new businesses. */
 export const WEBHOOK_EVENTS = ['lead_search.completed', 'lead_search.failed', 'monitor.run.completed'] as const;
@@ -90,3 +91,14 @@ export const LeadSearchWebhookPayload = Type.Object({
   }),
 });
 export type LeadSearchWebhookPayload = Static<typeof LeadSearchWebhookPayload>;
+
+const errors = errorReplies(400, 401, 404, 429);
+
+/** A user's webhook endpoints: register (the secret shown once), list, delete, deliveries, a test event. */
+export const WEBHOOK_ROUTES = declareRoutes('leads', {
+  create: { method: 'POST', path: '/api/webhooks', access: 'user', apiKey: true, schema: { body: CreateWebhookRequest, response: { 201: CreatedWebhookEndpoint, ...errors } } },
+  list: { method: 'GET', path: '/api/webhooks', access: 'user', apiKey: true, schema: { response: { 200: WebhookEndpointList, ...errors } } },
+  delete: { method: 'DELETE', path: '/api/webhooks/:id', access: 'user', apiKey: true, schema: { params: WebhookId, response: { 204: Type.Null(), ...errors } } },
+  deliveries: { method: 'GET', path: '/api/webhooks/:id/deliveries', access: 'user', apiKey: true, schema: { params: WebhookId, response: { 200: WebhookDeliveryList, ...errors } } },
+  test: { method: 'POST', path: '/api/webhooks/:id/test', access: 'user', apiKey: true, schema: { params: WebhookId, response: { 202: WebhookTestQueued, ...errors } } },
+});

@@ -1,22 +1,15 @@
 /**
- * The OpenAPI 3.1 document of the public API, made from the route table (who may call what, which
- * routes take API keys) and the schemas the services register their routes with (TypeBox, i.e. JSON
- * Schema 2020-12, which OpenAPI 3.1 uses as is). Admin routes are left out: they serve the product's
- * own admin pages, not integrations.
+ * The OpenAPI 3.1 document of the public API, made from the route declarations: who may call what,
+ * which routes take API keys, and the schemas the services validate and answer with (TypeBox, i.e.
+ * JSON Schema 2020-12, which OpenAPI 3.1 uses as is). Admin routes are left out: they serve the
+ * product's own admin pages, not integrations.
  */
 import { ErrorBody } from '../api/common.ts';
 import { API_KEY_HEADER } from '../api/apiKeys.ts';
-import { ROUTES, type RouteEntry } from '../routes.ts';
+import { ROUTES, type RouteDeclaration, type RouteSchemas } from '../routes.ts';
 import { OPERATION_NOTES, RAW_RESPONSES } from './operationNotes.ts';
 
 type Json = Record<string, unknown>;
-
-/** A route as its service registered it (the kit's recordApiRoutes). */
-export interface RouteSchemas {
-  method: string;
-  url: string;
-  schema?: { params?: unknown; querystring?: unknown; body?: unknown; response?: unknown };
-}
 
 export const OPENAPI_PATH = '/api/openapi.json';
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -37,7 +30,7 @@ const isErrorBody = (schema: unknown) => JSON.stringify(cleanSchema(schema)) ===
 
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-function operationId(route: RouteEntry): string {
+function operationId(route: RouteDeclaration): string {
   const words = route.path.replace(/^\/api\//, '').split(/[/.-]/).filter(Boolean)
     .map((w) => (w.startsWith(':') ? `By${w[1].toUpperCase()}${w.slice(2)}` : w[0].toUpperCase() + w.slice(1)));
   return `${route.method.toLowerCase()}${words.join('')}`;
@@ -49,7 +42,7 @@ function tagOf(path: string): string {
   return ({ 'openapi.json': 'docs', 'generate-leads': 'lead-searches', account: 'auth' } as Record<string, string>)[group] ?? group;
 }
 
-function parameters(schema: RouteSchemas['schema']): Json[] {
+function parameters(schema: RouteSchemas): Json[] {
   const list: Json[] = [];
   const add = (where: 'path' | 'query', object: unknown) => {
     const o = cleanSchema(object) as { properties?: Json; required?: string[] } | undefined;
@@ -58,15 +51,15 @@ function parameters(schema: RouteSchemas['schema']): Json[] {
       list.push({ name, in: where, required: where === 'path' || Boolean(o?.required?.includes(name)), schema: rest, ...(description ? { description } : {}) });
     }
   };
-  add('path', schema?.params);
-  add('query', schema?.querystring);
+  add('path', schema.params);
+  add('query', schema.querystring);
   return list;
 }
 
-function responses(route: RouteEntry, recorded: RouteSchemas['schema']): Json {
+function responses(route: RouteDeclaration): Json {
   const name = `${route.method} ${route.path}`;
   const out: Json = {};
-  for (const [status, schema] of Object.entries((recorded?.response ?? {}) as Record<string, unknown>)) {
+  for (const [status, schema] of Object.entries(route.schema.response ?? {})) {
     if (isErrorBody(schema)) {
       out[status] = { $ref: '#/components/responses/Error' };
       continue;
@@ -93,10 +86,10 @@ function exampleOf(name: string, part: 'request' | 'response'): Json {
   return example === undefined ? {} : { example };
 }
 
-function operation(route: RouteEntry, recorded: RouteSchemas | undefined): Json {
+function operation(route: RouteDeclaration): Json {
   const name = `${route.method} ${route.path}`;
   const notes = OPERATION_NOTES[name];
-  const schema = recorded?.schema;
+  const { schema } = route;
   const security = route.access === 'public' ? [] : [{ bearerAuth: [] }, ...(route.apiKey ? [{ apiKey: [] }] : [])];
   return {
     operationId: operationId(route),
@@ -107,18 +100,17 @@ function operation(route: RouteEntry, recorded: RouteSchemas | undefined): Json 
       : {}),
     security,
     ...(parameters(schema).length ? { parameters: parameters(schema) } : {}),
-    ...(schema?.body ? { requestBody: { required: true, content: { 'application/json': { schema: cleanSchema(schema.body), ...exampleOf(name, 'request') } } } } : {}),
-    responses: responses(route, schema),
+    ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: cleanSchema(schema.body), ...exampleOf(name, 'request') } } } } : {}),
+    responses: responses(route),
   };
 }
 
-/** The public and user routes of `table`; a route no service registered is still listed, by its table entry. */
-export function openApiDocument(recorded: readonly RouteSchemas[], table: readonly RouteEntry[] = ROUTES): Json {
+/** The public and user routes of `table`. */
+export function openApiDocument(table: readonly RouteDeclaration[] = ROUTES): Json {
   const paths: Json = {};
   for (const route of table) {
     if (route.access === 'admin') continue;
-    const found = recorded.find((r) => r.method === route.method && r.url === route.path);
-    ((paths[openApiPath(route.path)] ??= {}) as Json)[route.method.toLowerCase()] = operation(route, found);
+    ((paths[openApiPath(route.path)] ??= {}) as Json)[route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: '3.1.0',

@@ -42,21 +42,22 @@ export function redisCounterStore(redis: Redis, prefix = 'leadforge:rl:'): Count
   };
 }
 
-export interface RateLimit {
+export interface RateLimit<R extends FastifyRequest = FastifyRequest> {
   /** Names the limit; keys of different limits never collide. */
   name: string;
   max: number;
   windowMs: number;
   /** What is counted; `undefined` skips the limit for this request. Defaults to the client IP. */
-  key?: (request: FastifyRequest) => string | undefined;
+  key?: (request: R) => string | undefined;
 }
 
 /**
  * A preHandler that enforces every given limit (e.g. per IP and per account on one route) and
- * answers 429 with a detail and Retry-After when one is exceeded.
+ * answers 429 with a detail and Retry-After when one is exceeded. `R` is the route's request, so a
+ * key read from the validated body is typed by the route's schema.
  */
-export function rateLimited(store: CounterStore, ...limits: RateLimit[]) {
-  return async (request: FastifyRequest) => {
+export function rateLimited<R extends FastifyRequest = FastifyRequest>(store: CounterStore, ...limits: RateLimit<R>[]) {
+  return async (request: R) => {
     for (const limit of limits) {
       const subject = limit.key ? limit.key(request) : request.ip;
       if (subject === undefined) continue;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import Fastify from 'fastify';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -27,11 +27,11 @@ import { postgresAnswers, registerHealth } from '../http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from '../http/authentication.ts';
 import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from '../http/apiKeyAuthentication.ts';
 import { InternalClient } from '../http/internalCalls.ts';
-import { recordApiRoutes, type RecordedRoute } from '../http/routeSchemas.ts';
+import type { App } from '../http/declaredRoutes.ts';
 import { memoryCounterStore, redisCounterStore, type CounterStore } from '../http/rateLimits.ts';
 import { startTracing } from '../tracing.ts';
 
-export type App = FastifyInstance;
+export type { App };
 
 /** Everything a service's code gets handed: its own database, the bus, config, calls to others. */
 export interface ServiceContext {
@@ -71,8 +71,6 @@ export interface RunningService {
   url: string;
   app: App;
   ctx: ServiceContext;
-  /** Its `/api/*` routes with their schemas (for the OpenAPI document). */
-  apiRoutes: RecordedRoute[];
   stop(): Promise<void>;
 }
 
@@ -83,22 +81,6 @@ export interface StartOptions {
   /** A bus to share (local mode: all services of one process share the in-process bus). */
   bus?: Bus;
   logger?: Logger;
-}
-
-/**
- * Routes name `app.requireUser` / `app.requireAdmin` as preHandlers; they run before body validation
- * instead, so an anonymous or non-admin caller gets 401/403 whatever the body, as at the gateway.
- */
-function moveAuthChecksBeforeValidation(app: App): void {
-  const guards = new Set<unknown>([app.requireUser, app.requireAdmin]);
-  app.addHook('onRoute', (route) => {
-    const pre = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    const checks = pre.filter((h) => guards.has(h));
-    if (checks.length === 0) return;
-    route.preHandler = pre.filter((h) => !guards.has(h));
-    const onRequest = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [...onRequest, ...checks] as typeof route.onRequest;
-  });
 }
 
 /** How often a relay on an embedded database looks for rows no commit woke it for (none are expected). */
@@ -148,14 +130,15 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   };
 
   let shuttingDown = false;
-  const app = Fastify({
-    loggerInstance: log as unknown as FastifyBaseLogger,
+  const fastifyLog: FastifyBaseLogger = log;
+  const app: App = Fastify({
+    loggerInstance: fastifyLog,
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     trustProxy: trustedProxies(env),
     ...detailedFrameworkErrors,
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   const serverStop = serverStopStep(app);
   registerClientAddress(app, config.internalToken);
@@ -184,8 +167,6 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       ...overrides.apiKeys,
     },
   });
-  moveAuthChecksBeforeValidation(app);
-  const apiRoutes = recordApiRoutes(app);
   await def.routes(app, ctx);
 
   await app.listen({ host: config.host, port: options.port ?? config.port });
@@ -202,7 +183,6 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     url,
     app,
     ctx,
-    apiRoutes,
     async stop() {
       shuttingDown = true;
       await stopInOrder([

@@ -1,8 +1,6 @@
 import type { App } from '@leadforge/kit/service';
-import {
-  ActivityLogsQuery, ActivityLogsResponse, AdminUserDetailResponse, AdminUserParams, EnhancedStatsQuery, EnhancedStatsResponse, ErrorBody,
-  type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS,
-} from '@leadforge/contracts';
+import { handle } from '@leadforge/kit/http';
+import { ADMIN_ROUTES, type ActivityType, type EnhancedStatsResponse as EnhancedStats, type STATS_SECTIONS } from '@leadforge/contracts';
 import { listActivity } from '../domain/activityFeed.ts';
 import { listContactSubmissions } from '../domain/contactSubmissions.ts';
 import { overviewStats } from '../domain/overviewStats.ts';
@@ -11,15 +9,11 @@ import { userProfile } from '../domain/userProfile.ts';
 import type { AdminRuntime } from '../runtime.ts';
 
 type Section = (typeof STATS_SECTIONS)[number];
-const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
 /** The panel's read side: the read models, and for one user's ledger and API keys their owners' internal routes. */
 export async function statsRoutes(app: App, { ctx }: AdminRuntime): Promise<void> {
-  app.get('/api/admin/enhanced-stats', {
-    schema: { querystring: EnhancedStatsQuery, response: { 200: EnhancedStatsResponse, ...ERRORS } },
-    onRequest: app.requireAdmin,
-  }, async (request) => {
-    const q = request.query as EnhancedStatsQuery;
+  handle(app, ADMIN_ROUTES.stats, async (request) => {
+    const q = request.query;
     const sections = new Set<Section>((q.include ?? 'stats,users,contact_submissions').split(',') as Section[]);
     const filter: UserFilter = { search: q.search, role: (q.role ?? 'all') as UserFilter['role'] };
     const [stats, users, contacts] = await Promise.all([
@@ -34,16 +28,10 @@ export async function statsRoutes(app: App, { ctx }: AdminRuntime): Promise<void
     return answer;
   });
 
-  app.get('/api/admin/activity-logs', {
-    schema: { querystring: ActivityLogsQuery, response: { 200: ActivityLogsResponse, ...ERRORS } },
-    onRequest: app.requireAdmin,
-  }, async (request) => {
-    const q = request.query as ActivityLogsQuery;
+  handle(app, ADMIN_ROUTES.activity, async (request) => {
+    const q = request.query;
     return listActivity(ctx.db, { type: q.type as ActivityType | undefined, limit: q.limit ?? 50, cursor: q.cursor });
   });
 
-  app.get('/api/admin/users/:id', {
-    schema: { params: AdminUserParams, response: { 200: AdminUserDetailResponse, 404: ErrorBody, ...ERRORS } },
-    onRequest: app.requireAdmin,
-  }, async (request) => userProfile(ctx, (request.params as AdminUserParams).id));
+  handle(app, ADMIN_ROUTES.user, async (request) => userProfile(ctx, request.params.id));
 }

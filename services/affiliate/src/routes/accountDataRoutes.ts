@@ -1,16 +1,16 @@
 import type { App } from '@leadforge/kit/service';
 import { internalGuard } from '@leadforge/kit/http';
-import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
+import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, AccountDataResponse, ErrorBody } from '@leadforge/contracts';
 import { accountData } from '../domain/accountData.ts';
 import type { AffiliateRuntime } from '../runtime.ts';
 
 /** Affiliate's part of a user's data export (auth's `GET /api/account/export` gathers the parts). */
 export async function accountDataRoutes(app: App, rt: AffiliateRuntime): Promise<void> {
   app.post(ACCOUNT_DATA_EXPORT_PATH, {
-    schema: { body: AccountDataRequest, response: { 403: ErrorBody } },
+    schema: { body: AccountDataRequest, response: { 200: AccountDataResponse, 403: ErrorBody } },
     preHandler: internalGuard(rt.ctx.config.internalToken),
   }, async (request) => {
-    const { user_id, email } = request.body as AccountDataRequest;
+    const { user_id, email } = request.body;
     return accountData(rt.ctx.db, user_id, email);
   });
 }

@@ -1,11 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '@leadforge/kit/service';
 import type { Principal } from '@leadforge/kit/http';
-import { badRequest, notFound, principalOf, rateLimited } from '@leadforge/kit/http';
-import {
-  AffiliateApplyRequest, AffiliateApplyResponse, AffiliateStatsResponse, CommissionsQuery, CommissionsResponse, ErrorBody,
-  PayoutAddress, PayoutEmailRequest, REFERRAL_WINDOW_DAYS, ReferralVisitRequest, ReferralVisitResponse,
-} from '@leadforge/contracts';
+import { badRequest, handle, notFound, principalOf, rateLimited, trimBodyStrings } from '@leadforge/kit/http';
+import { AFFILIATE_ROUTES, REFERRAL_WINDOW_DAYS } from '@leadforge/contracts';
 import { ensureAffiliate, findAffiliateByCode, referralLink } from '../domain/affiliates.ts';
 import { latestApplication, payoutAddress, setPayoutEmail, submitApplication } from '../domain/applications.ts';
 import { matureCommissions } from '../domain/commissions.ts';
@@ -18,11 +15,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** People paste values with stray spaces: trim every string field before validation. */
-async function trimStrings(request: FastifyRequest) {
-  const body = request.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') body[key] = value.trim();
-}
+const trimStrings = trimBodyStrings();
 
 export async function affiliateRoutes(app: App, rt: AffiliateRuntime): Promise<void> {
   const { db, config } = rt.ctx;
@@ -45,10 +38,7 @@ export async function affiliateRoutes(app: App, rt: AffiliateRuntime): Promise<v
     return affiliate;
   }
 
-  app.get('/api/affiliate/stats', {
-    schema: { response: { 200: AffiliateStatsResponse, 401: ErrorBody } },
-    preHandler: app.requireUser,
-  }, async (request) => {
+  handle(app, AFFILIATE_ROUTES.stats, async (request) => {
     const affiliate = await affiliateOf(request);
     const [totals, address, application] = await Promise.all([
       referrerTotals(db, affiliate.user_id), payoutAddress(db, affiliate.user_id), latestApplication(db, affiliate.user_id),
@@ -63,43 +53,34 @@ export async function affiliateRoutes(app: App, rt: AffiliateRuntime): Promise<v
     };
   });
 
-  app.put('/api/affiliate/payout-email', {
-    schema: { body: PayoutEmailRequest, response: { 200: PayoutAddress, 400: ErrorBody, 401: ErrorBody } },
-    preValidation: trimStrings,
-    preHandler: app.requireUser,
-  }, async (request) => {
+  handle(app, AFFILIATE_ROUTES.setPayoutEmail, { preValidation: trimStrings }, async (request) => {
     const affiliate = await affiliateOf(request);
-    await setPayoutEmail(db, affiliate.user_id, (request.body as PayoutEmailRequest).paypal_email);
+    await setPayoutEmail(db, affiliate.user_id, request.body.paypal_email);
     return payoutAddress(db, affiliate.user_id);
   });
 
-  app.get('/api/affiliate/commissions', {
-    schema: { querystring: CommissionsQuery, response: { 200: CommissionsResponse, 400: ErrorBody, 401: ErrorBody } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const { page = 1, page_size = 20 } = request.query as { page?: number; page_size?: number };
+  handle(app, AFFILIATE_ROUTES.commissions, async (request) => {
+    const { page = 1, page_size = 20 } = request.query;
     const affiliate = await affiliateOf(request);
     return commissionStatement(db, affiliate.user_id, page, page_size);
   });
 
-  app.post('/api/affiliate/apply', {
-    schema: { body: AffiliateApplyRequest, response: { 201: AffiliateApplyResponse, 400: ErrorBody, 429: ErrorBody } },
+  handle(app, AFFILIATE_ROUTES.apply, {
     preValidation: trimStrings,
     onRequest: rateLimited(rt.ctx.counters, { name: 'affiliate-apply-ip', max: rt.limits.applyPerIpPerHour, windowMs: HOUR }),
   }, async (request, reply) => {
     const principal = await optionalPrincipal(request);
-    const application = await submitApplication(db, request.body as AffiliateApplyRequest, { userId: principal?.id, remoteIp: request.ip });
+    const application = await submitApplication(db, request.body, { userId: principal?.id, remoteIp: request.ip });
     return reply.status(201).send({
       message: `Thank you for applying, ${application.name}! We will review your application and reply to ${application.email}.`,
     });
   });
 
-  app.post('/api/affiliate/referral-visits', {
-    schema: { body: ReferralVisitRequest, response: { 201: ReferralVisitResponse, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody } },
+  handle(app, AFFILIATE_ROUTES.referralVisit, {
     preValidation: trimStrings,
     onRequest: rateLimited(rt.ctx.counters, { name: 'affiliate-visit-ip', max: rt.limits.visitsPerIpPerMinute, windowMs: MINUTE }),
   }, async (request, reply) => {
-    const { code } = request.body as { code: string };
+    const { code } = request.body;
     const affiliate = await findAffiliateByCode(db, code);
     if (!affiliate) throw notFound('Unknown referral code', 'unknown_referral_code');
     const principal = await optionalPrincipal(request);

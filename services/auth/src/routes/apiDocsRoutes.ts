@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { App } from '@leadforge/kit/service';
-import { notFound } from '@leadforge/kit/http';
-import { ErrorBody } from '@leadforge/contracts';
+import { handle, notFound } from '@leadforge/kit/http';
+import { API_DOCS_ROUTES } from '@leadforge/contracts';
 import { OPENAPI_FILE } from '@leadforge/contracts/openapi/openApiFile.ts';
-import { Type } from 'typebox';
 import { DOCS_PAGE, DOCS_START_SCRIPT } from './apiDocsPage.ts';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -20,16 +19,14 @@ export async function apiDocsRoutes(app: App): Promise<void> {
   const document = fs.readFileSync(OPENAPI_FILE, 'utf8');
   const files = new Map(Object.entries(DOCS_FILES).map(([name, file]) => [name, { type: file.type, body: file.body() }]));
 
-  app.get('/api/openapi.json', async (_request, reply) =>
+  handle(app, API_DOCS_ROUTES.openApi, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(document));
 
-  app.get('/api/docs', async (_request, reply) =>
+  handle(app, API_DOCS_ROUTES.page, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(DOCS_PAGE));
 
-  app.get('/api/docs/:file', {
-    schema: { params: Type.Object({ file: Type.String({ maxLength: 64 }) }), response: { 404: ErrorBody } },
-  }, async (request, reply) => {
-    const file = files.get((request.params as { file: string }).file);
+  handle(app, API_DOCS_ROUTES.file, async (request, reply) => {
+    const file = files.get(request.params.file);
     if (!file) throw notFound('Not found', 'not_found');
     return reply.header('cache-control', 'public, max-age=3600').type(file.type).send(file.body);
   });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '@leadforge/kit/service';
 import { internalGuard, notFound } from '@leadforge/kit/http';
-import { ApiKeyList, SetRoleRequest, SetStatusRequest, type Role, type UserStatus } from '@leadforge/contracts';
+import { ApiKeyList, SetRoleRequest, SetStatusRequest } from '@leadforge/contracts';
 import { listApiKeys } from '../domain/apiKeys.ts';
 import { findStanding, setRole, setStatus } from '../domain/users.ts';
 import type { AuthRuntime } from '../runtime.ts';
@@ -15,26 +15,26 @@ export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
     ({ id: u.id, name: u.name, email: u.email, role: u.role, status: u.status });
 
   app.get('/internal/users/:id/standing', { schema: { params: UserParams }, preHandler: guard }, async (request) => {
-    const standing = await findStanding(rt.ctx.db, (request.params as { id: string }).id);
+    const standing = await findStanding(rt.ctx.db, request.params.id);
     if (!standing) throw notFound('User not found', 'user_not_found');
     return standing;
   });
 
   // The admin panel's per-user view lists a user's working keys (never their secrets).
   app.get('/internal/users/:id/api-keys', { schema: { params: UserParams, response: { 200: ApiKeyList } }, preHandler: guard }, async (request) => (
-    { keys: await listApiKeys(rt.ctx.db, (request.params as { id: string }).id) }
+    { keys: await listApiKeys(rt.ctx.db, request.params.id) }
   ));
 
   app.post('/internal/users/:id/role', { schema: { params: UserParams, body: SetRoleRequest }, preHandler: guard }, async (request) => {
-    const { role, actor_id } = request.body as { role: Role; actor_id?: string };
-    const user = await setRole(rt.ctx.db, (request.params as { id: string }).id, role, actor_id);
+    const { role, actor_id } = request.body;
+    const user = await setRole(rt.ctx.db, request.params.id, role, actor_id);
     rt.ctx.relay.wake();
     return view(user);
   });
 
   app.post('/internal/users/:id/status', { schema: { params: UserParams, body: SetStatusRequest }, preHandler: guard }, async (request) => {
-    const { status, actor_id } = request.body as { status: UserStatus; actor_id?: string };
-    const user = await setStatus(rt.ctx.db, (request.params as { id: string }).id, status, actor_id);
+    const { status, actor_id } = request.body;
+    const user = await setStatus(rt.ctx.db, request.params.id, status, actor_id);
     rt.ctx.relay.wake();
     return view(user);
   });

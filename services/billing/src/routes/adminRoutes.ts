@@ -1,15 +1,13 @@
 import type { App } from '@leadforge/kit/service';
-import { principalOf } from '@leadforge/kit/http';
-import { ErrorBody, MessageBody, PaypalConfigRequest, PaypalConfigResponse } from '@leadforge/contracts';
+import { handle, principalOf } from '@leadforge/kit/http';
+import { PAYMENT_ROUTES } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
 /** The admin panel's payment-provider switch (sandbox <-> live), stored in billing's database. */
 export async function adminRoutes(app: App, rt: BillingRuntime): Promise<void> {
   const { providers } = rt;
 
-  app.get('/api/admin/paypal-config', { schema: { response: { 200: PaypalConfigResponse, ...errors } }, preHandler: app.requireAdmin }, async () => {
+  handle(app, PAYMENT_ROUTES.paypalConfig, async () => {
     const [settings, active] = await Promise.all([providers.settings(), providers.active()]);
     return {
       sandbox_mode: settings.sandbox_mode,
@@ -20,11 +18,8 @@ export async function adminRoutes(app: App, rt: BillingRuntime): Promise<void> {
     };
   });
 
-  app.post('/api/admin/paypal-config', {
-    schema: { body: PaypalConfigRequest, response: { 200: MessageBody, ...errors } },
-    preHandler: app.requireAdmin,
-  }, async (request) => {
-    const { sandbox_mode } = request.body as { sandbox_mode: boolean };
+  handle(app, PAYMENT_ROUTES.setPaypalConfig, async (request) => {
+    const { sandbox_mode } = request.body;
     await providers.setSandboxMode(sandbox_mode, principalOf(request).id);
     const mode = sandbox_mode ? 'sandbox' : 'live';
     rt.ctx.log.info({ actor: principalOf(request).id, mode }, 'PayPal mode changed');

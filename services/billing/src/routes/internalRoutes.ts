@@ -35,28 +35,28 @@ export async function internalRoutes(app: App, rt: BillingRuntime): Promise<void
   const preHandler = internalGuard(rt.ctx.config.internalToken);
 
   app.get('/internal/balances/:userId', { schema: { params: UserParams, response: { 200: BalanceResponse, ...errors } }, preHandler }, async (request) => {
-    const { userId } = request.params as { userId: string };
+    const { userId } = request.params;
     return { user_id: userId, balance: await rt.balanceForDisplay(userId) };
   });
 
   app.post('/internal/reservations', { schema: { body: ReserveRequest, response: { 200: ReservationResponse, 201: ReservationResponse, ...errors } }, preHandler }, async (request, reply) => {
-    const { reservation, created } = await reserveCredits(db, request.body as ReserveRequest);
+    const { reservation, created } = await reserveCredits(db, request.body);
     return reply.status(created ? 201 : 200).send(reservation);
   });
 
   app.post('/internal/reservations/:id/settle', {
     schema: { params: IdParams('reservation'), body: SettleRequest, response: { 200: ReservationResponse, ...errors } },
     preHandler,
-  }, async (request) => settleReservation(db, (request.params as { id: string }).id, (request.body as { charge: number }).charge));
+  }, async (request) => settleReservation(db, request.params.id, request.body.charge));
 
   app.post('/internal/reservations/:id/release', {
     schema: { params: IdParams('reservation'), response: { 200: ReservationResponse, ...errors } },
     preHandler,
-  }, async (request) => releaseReservation(db, (request.params as { id: string }).id));
+  }, async (request) => releaseReservation(db, request.params.id));
 
   app.post('/internal/credits/adjust', { schema: { body: AdjustCreditsRequest, response: { 200: AdjustCreditsResponse, ...errors } }, preHandler }, async (request) => {
-    const result = await adjustCredits(db, request.body as AdjustCreditsRequest);
-    rt.ctx.log.info({ ...result, actor: (request.body as AdjustCreditsRequest).actor_id }, 'credits adjusted by an administrator');
+    const result = await adjustCredits(db, request.body);
+    rt.ctx.log.info({ ...result, actor: request.body.actor_id }, 'credits adjusted by an administrator');
     return result;
   });
 
@@ -64,15 +64,15 @@ export async function internalRoutes(app: App, rt: BillingRuntime): Promise<void
     schema: { params: IdParams('purchase'), body: RefundRequest, response: { 200: RefundResponse, ...errors } },
     preHandler,
   }, async (request) => {
-    const { actor_id, reason } = request.body as { actor_id: string; reason?: string };
-    return rt.checkout.refund((request.params as { id: string }).id, actor_id, reason);
+    const { actor_id, reason } = request.body;
+    return rt.checkout.refund(request.params.id, actor_id, reason);
   });
 
   app.get('/internal/users/:userId/purchases', {
     schema: { params: UserParams, response: { 200: Type.Object({ purchases: Type.Array(InternalPurchase) }), ...errors } },
     preHandler,
   }, async (request) => {
-    const rows: PurchaseRow[] = await db('purchases').where({ user_id: (request.params as { userId: string }).userId })
+    const rows: PurchaseRow[] = await db('purchases').where({ user_id: request.params.userId })
       .orderBy('created_at', 'desc').limit(100);
     return { purchases: rows.map(purchaseView) };
   });

@@ -1,7 +1,6 @@
-import { Type } from 'typebox';
 import type { App } from '@leadforge/kit/service';
-import { notFound, rateLimited } from '@leadforge/kit/http';
-import { ErrorBody, TestCheckoutApproveResponse } from '@leadforge/contracts';
+import { handle, notFound, rateLimited } from '@leadforge/kit/http';
+import { PAYMENT_ROUTES } from '@leadforge/contracts';
 import type { BillingRuntime } from '../runtime.ts';
 
 /**
@@ -9,12 +8,11 @@ import type { BillingRuntime } from '../runtime.ts';
  * with real PayPal the buyer approves in PayPal's own window and this route answers 404.
  */
 export async function testCheckoutRoutes(app: App, rt: BillingRuntime): Promise<void> {
-  app.post('/api/payments/test-checkout/:orderId/approve', {
-    schema: { params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: TestCheckoutApproveResponse, 404: ErrorBody, 429: ErrorBody } },
+  handle(app, PAYMENT_ROUTES.approveTestCheckout, {
     preHandler: rateLimited(rt.ctx.counters, { name: 'billing-test-approve-ip', max: 120, windowMs: 3_600_000 }),
   }, async (request) => {
     const testCheckout = rt.providers.testCheckout;
     if (!testCheckout) throw notFound('The test checkout is not available: this server takes payments through PayPal', 'test_checkout_disabled');
-    return testCheckout.approve((request.params as { orderId: string }).orderId);
+    return testCheckout.approve(request.params.orderId);
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '@leadforge/kit/service';
 import { internalGuard } from '@leadforge/kit/http';
-import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, ErrorBody } from '@leadforge/contracts';
+import { ACCOUNT_DATA_EXPORT_PATH, AccountDataRequest, AccountDataResponse, ErrorBody } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { listEndpoints, toEndpoint } from '../webhooks/webhookEndpoints.ts';
 
@@ -10,10 +10,10 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   app.post(ACCOUNT_DATA_EXPORT_PATH, {
-    schema: { body: AccountDataRequest, response: { 403: ErrorBody } },
+    schema: { body: AccountDataRequest, response: { 200: AccountDataResponse, 403: ErrorBody } },
     preHandler: internalGuard(rt.ctx.config.internalToken),
   }, async (request) => {
-    const userId = (request.body as AccountDataRequest).user_id;
+    const userId = request.body.user_id;
     const searches = await db('lead_searches').where({ user_id: userId }).orderBy('created_at');
     const leads = await db('leads').whereIn('search_id', searches.map((s) => s.id)).orderBy(['search_id', 'position'])
       .select('search_id', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source');

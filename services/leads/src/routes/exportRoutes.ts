@@ -1,8 +1,8 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { App } from '@leadforge/kit/service';
-import { notFound, principalOf } from '@leadforge/kit/http';
-import { LEADS_EXPORT_COLUMNS, exportedLeadNumbers, LeadSearchId, LeadsExportQuery, leadsExportFileName, type LeadsExportFormat } from '@leadforge/contracts';
+import { handle, notFound, principalOf } from '@leadforge/kit/http';
+import { LEAD_EXPORT_ROUTES, LEADS_EXPORT_COLUMNS, exportedLeadNumbers, leadsExportFileName, type LeadsExportFormat } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit/db';
 import type { LeadsRuntime } from '../runtime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
@@ -77,13 +77,10 @@ const FORMATS: ExportFormat[] = [
 export async function exportRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   for (const { format, name, type, body } of FORMATS) {
-    app.get(`/api/lead-searches/:id/export.${format}`, {
-      schema: { params: LeadSearchId, querystring: LeadsExportQuery },
-      preHandler: app.requireUser,
-    }, async (request, reply) => {
-      const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
+    handle(app, LEAD_EXPORT_ROUTES[format], async (request, reply) => {
+      const search = await findOwnSearch(db, principalOf(request).id, request.params.id);
       if (!search) throw notFound('Search not found');
-      const positions = exportedLeadNumbers((request.query as LeadsExportQuery).leads);
+      const positions = exportedLeadNumbers(request.query.leads);
       const failed = (err: Error) => request.log.warn({ err, searchId: search.id }, `${name} export ended early`);
       return reply
         .type(type)

@@ -1,6 +1,6 @@
 import type { App } from '@leadforge/kit/service';
-import { HttpError, principalOf, serviceUnavailable } from '@leadforge/kit/http';
-import { ErrorBody, GenerateLeadsRequest, GenerateLeadsResponse } from '@leadforge/contracts';
+import { handle, HttpError, principalOf, serviceUnavailable } from '@leadforge/kit/http';
+import { LEAD_SEARCH_ROUTES } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { allLeads } from '../domain/leadRows.ts';
 import { waitForEnd } from '../domain/searchEnd.ts';
@@ -8,19 +8,16 @@ import { statsOf } from '../domain/searchRecord.ts';
 import { startSearch } from '../domain/searchStart.ts';
 import { searchStartLimit } from '../domain/startRateLimit.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 429: ErrorBody, 502: ErrorBody, 503: ErrorBody };
-
 /**
  * The spec's call: starts a search and answers when it has ended, with its leads and stats. A caller
  * that gives up early loses nothing: the search finishes and stays in their history.
  */
 export async function generateLeadsRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
-  app.post('/api/generate-leads', {
-    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errors } },
-    preHandler: [app.requireUser, searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute)],
+  handle(app, LEAD_SEARCH_ROUTES.generate, {
+    preHandler: searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute),
   }, async (request, reply) => {
-    const search = await startSearch(rt.startDeps, principalOf(request).id, request.body as GenerateLeadsRequest);
+    const search = await startSearch(rt.startDeps, principalOf(request).id, request.body);
 
     const gone = new AbortController();
     const onClose = () => gone.abort();

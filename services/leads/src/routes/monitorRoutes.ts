@@ -1,9 +1,7 @@
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '@leadforge/kit/service';
-import { badRequest, notFound, paymentRequired, principalOf } from '@leadforge/kit/http';
-import {
-  CreateMonitorRequest, ErrorBody, Monitor, MonitorDetail, MonitorId, MonitorList, MonitorRunList, MonitorRunStarted, UpdateMonitorRequest,
-} from '@leadforge/contracts';
+import { badRequest, handle, notFound, paymentRequired, principalOf } from '@leadforge/kit/http';
+import { MONITOR_ROUTES } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
 import {
@@ -12,7 +10,6 @@ import {
 import { startMonitorRun } from '../monitors/monitorRunStart.ts';
 import { searchStartLimit } from '../domain/startRateLimit.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 const NOT_FOUND = 'Monitor not found';
 /** Runs shown with a monitor, and in its runs list. */
 const RECENT_RUNS = 10;
@@ -22,53 +19,40 @@ const RUNS_LISTED = 100;
 export async function monitorRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   const { spreadMs } = rt.config.monitors;
-  const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
-  const ownMonitor = async (request: Parameters<typeof principalOf>[0] & { params: unknown }) => {
-    const monitor = await findOwnMonitor(db, principalOf(request).id, idOf(request));
+  const ownMonitor = async (request: FastifyRequest, id: string) => {
+    const monitor = await findOwnMonitor(db, principalOf(request).id, id);
     if (!monitor) throw notFound(NOT_FOUND);
     return monitor;
   };
   const withRuns = async (monitor: MonitorRow, count: number) => (await runsOf(db, [monitor.id], count)).get(monitor.id)!;
 
-  app.post('/api/monitors', {
-    schema: { body: CreateMonitorRequest, response: { 201: Monitor, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
+  handle(app, MONITOR_ROUTES.create, async (request, reply) => {
     const userId = principalOf(request).id;
     const row = await db.transaction(async (trx) => {
       // Under the account's lock: the cap holds under concurrent requests, and none is stored once the account is erased.
       await lockLiveAccount(trx, userId);
       const [{ total }] = await trx('monitors').where({ user_id: userId }).count({ total: '*' });
       if (Number(total) >= MAX_MONITORS_PER_USER) throw badRequest(`You can have at most ${MAX_MONITORS_PER_USER} monitors. Delete one to add another.`, 'too_many_monitors');
-      return createMonitor(trx, userId, request.body as CreateMonitorRequest, spreadMs);
+      return createMonitor(trx, userId, request.body, spreadMs);
     });
     return reply.status(201).header('location', `/api/monitors/${row.id}`).send(toMonitor(row, []));
   });
 
-  app.get('/api/monitors', {
-    schema: { response: { 200: MonitorList, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
+  handle(app, MONITOR_ROUTES.list, async (request) => {
     const rows: MonitorRow[] = await db('monitors').where({ user_id: principalOf(request).id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
     const runs = await runsOf(db, rows.map((row) => row.id), 1);
     return { monitors: rows.map((row) => toMonitor(row, runs.get(row.id)!)) };
   });
 
-  app.get('/api/monitors/:id', {
-    schema: { params: MonitorId, response: { 200: MonitorDetail, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const monitor = await ownMonitor(request);
+  handle(app, MONITOR_ROUTES.get, async (request) => {
+    const monitor = await ownMonitor(request, request.params.id);
     const runs = await withRuns(monitor, RECENT_RUNS);
     return { ...toMonitor(monitor, runs), runs: runs.map(toRun) };
   });
 
-  app.patch('/api/monitors/:id', {
-    schema: { params: MonitorId, body: UpdateMonitorRequest, response: { 200: Monitor, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const changes = request.body as UpdateMonitorRequest;
-    const { id } = await ownMonitor(request);
+  handle(app, MONITOR_ROUTES.update, async (request) => {
+    const changes = request.body;
+    const { id } = await ownMonitor(request, request.params.id);
     const updated = await db.transaction(async (trx) => {
       // The scheduler decides a run under this lock too: a pause lands before a run starts, or after.
       const monitor: MonitorRow | undefined = await trx('monitors').where({ id }).forUpdate().first();
@@ -88,22 +72,18 @@ export async function monitorRoutes(app: App, rt: LeadsRuntime): Promise<void> {
     return toMonitor(updated, await withRuns(updated, 1));
   });
 
-  app.delete('/api/monitors/:id', {
-    schema: { params: MonitorId, response: { 204: Type.Null(), ...errors } },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
-    const monitor = await ownMonitor(request);
+  handle(app, MONITOR_ROUTES.delete, async (request, reply) => {
+    const monitor = await ownMonitor(request, request.params.id);
     // Its runs' searches stay in the history (they were delivered and paid for).
     await db('monitors').where({ id: monitor.id }).delete();
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
-  app.post('/api/monitors/:id/run', {
-    schema: { params: MonitorId, response: { 202: MonitorRunStarted, ...errors } },
+  handle(app, MONITOR_ROUTES.run, {
     // Run now starts a search: it counts toward the same per-user start limit as POST /api/lead-searches.
-    preHandler: [app.requireUser, searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute)],
+    preHandler: searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute),
   }, async (request, reply) => {
-    const monitor = await ownMonitor(request);
+    const monitor = await ownMonitor(request, request.params.id);
     const started = await startMonitorRun(rt.monitorRuns, monitor, new Date(), 'manual');
     if (started.kind === 'insufficient_credits') {
       throw paymentRequired('You have no credits for this run, so it did not start and nothing was charged. Buy credits, then run it again.');
@@ -112,11 +92,8 @@ export async function monitorRoutes(app: App, rt: LeadsRuntime): Promise<void> {
     return reply.status(202).header('location', `/api/lead-searches/${started.searchId}`).send({ search_id: started.searchId });
   });
 
-  app.get('/api/monitors/:id/runs', {
-    schema: { params: MonitorId, response: { 200: MonitorRunList, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const monitor = await ownMonitor(request);
+  handle(app, MONITOR_ROUTES.runs, async (request) => {
+    const monitor = await ownMonitor(request, request.params.id);
     return { runs: (await withRuns(monitor, RUNS_LISTED)).map(toRun) };
   });
 }

@@ -1,14 +1,9 @@
 import type { App } from '@leadforge/kit/service';
-import { badRequest, notFound, principalOf } from '@leadforge/kit/http';
-import { LeadSearchId } from '@leadforge/contracts';
-import { Type } from 'typebox';
+import { badRequest, handle, notFound, principalOf } from '@leadforge/kit/http';
+import { LEAD_SEARCH_ROUTES } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { feedAfter } from '../domain/searchFeed.ts';
 import { findOwnSearch, findSearch } from '../domain/searchRecord.ts';
-
-const FeedQuery = Type.Object({
-  last_event_id: Type.Optional(Type.Integer({ minimum: 0, errorMessage: 'last_event_id must be a whole number' })),
-}, { additionalProperties: false });
 
 /** Re-read the feed this often without a signal (writes from another replica). */
 const POLL_MS = 1000;
@@ -22,14 +17,11 @@ const KEEPALIVE_MS = 15_000;
  */
 export async function searchFeedRoute(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
-  app.get('/api/lead-searches/:id/events', {
-    schema: { params: LeadSearchId, querystring: FeedQuery },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
-    const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
+  handle(app, LEAD_SEARCH_ROUTES.feed, async (request, reply) => {
+    const search = await findOwnSearch(db, principalOf(request).id, request.params.id);
     if (!search) throw notFound('Search not found');
     const header = request.headers['last-event-id'];
-    const resumeFrom = header === undefined ? (request.query as { last_event_id?: number }).last_event_id ?? 0 : Number(header);
+    const resumeFrom = header === undefined ? request.query.last_event_id ?? 0 : Number(header);
     if (!Number.isInteger(resumeFrom) || resumeFrom < 0) throw badRequest('Last-Event-ID must be a whole number');
 
     reply.hijack();

@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
 import type { App } from '@leadforge/kit/service';
 import { emitEvent } from '@leadforge/kit/events';
-import { badRequest, conflict, notFound, principalOf } from '@leadforge/kit/http';
-import {
-  ErrorBody, GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchId, LeadSearchPage, LeadSearchSummary,
-} from '@leadforge/contracts';
+import { badRequest, conflict, handle, notFound, principalOf } from '@leadforge/kit/http';
+import { LEAD_SEARCH_ROUTES, type LeadSearchHistoryQuery } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { allLeads } from '../domain/leadRows.ts';
 import { afterCommit } from '../domain/searchFeed.ts';
@@ -13,7 +11,6 @@ import { findOwnSearch, lockSearch, progressOf, statsOf, toSummary, type SearchR
 import { startSearch } from '../domain/searchStart.ts';
 import { searchStartLimit } from '../domain/startRateLimit.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 402: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 const NOT_FOUND = 'Search not found';
 
 /** Escapes LIKE's wildcards, so a typed `%` or `_` matches itself. */
@@ -34,19 +31,15 @@ function historyFilter(searches: Knex.QueryBuilder, { q, status, from, to }: Lea
 export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
 
-  app.post('/api/lead-searches', {
-    schema: { body: GenerateLeadsRequest, response: { 201: LeadSearchSummary, ...errors } },
-    preHandler: [app.requireUser, searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute)],
+  handle(app, LEAD_SEARCH_ROUTES.start, {
+    preHandler: searchStartLimit(rt.ctx.counters, rt.config.startsPerMinute),
   }, async (request, reply) => {
-    const search = await startSearch(rt.startDeps, principalOf(request).id, request.body as GenerateLeadsRequest);
+    const search = await startSearch(rt.startDeps, principalOf(request).id, request.body);
     return reply.status(201).header('location', `/api/lead-searches/${search.id}`).send(toSummary(search));
   });
 
-  app.get('/api/lead-searches', {
-    schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const query = request.query as LeadSearchHistoryQuery;
+  handle(app, LEAD_SEARCH_ROUTES.history, async (request) => {
+    const { query } = request;
     const { page = 1, page_size: pageSize = 20 } = query;
     const mine = historyFilter(db('lead_searches').where({ user_id: principalOf(request).id }).whereNot({ status: 'reserving' }), query);
     const [{ total }] = await mine.clone().count({ total: '*' });
@@ -55,22 +48,16 @@ export async function searchRoutes(app: App, rt: LeadsRuntime): Promise<void> {
     return { searches: rows.map(toSummary), total: Number(total), page, page_size: pageSize };
   });
 
-  app.get('/api/lead-searches/:id', {
-    schema: { params: LeadSearchId, response: { 200: LeadSearchDetail, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const search = await findOwnSearch(db, principalOf(request).id, (request.params as { id: string }).id);
+  handle(app, LEAD_SEARCH_ROUTES.get, async (request) => {
+    const search = await findOwnSearch(db, principalOf(request).id, request.params.id);
     if (!search) throw notFound(NOT_FOUND);
     return { ...toSummary(search), stats: statsOf(search), progress: progressOf(search), coverage: search.coverage ?? null, leads: await allLeads(db, search.id) };
   });
 
   // Cancelling keeps what was delivered (and charges only that); the engine is told to stop.
-  app.delete('/api/lead-searches/:id', {
-    schema: { params: LeadSearchId, response: { 200: LeadSearchSummary, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
+  handle(app, LEAD_SEARCH_ROUTES.cancel, async (request) => {
     const userId = principalOf(request).id;
-    const id = (request.params as { id: string }).id;
+    const { id } = request.params;
     const ended = await db.transaction(async (trx) => {
       if (!(await findOwnSearch(trx, userId, id))) throw notFound(NOT_FOUND);
       const search = await lockSearch(trx, id);

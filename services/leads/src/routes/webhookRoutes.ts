@@ -1,9 +1,6 @@
-import { Type } from 'typebox';
 import type { App } from '@leadforge/kit/service';
-import { badRequest, notFound, principalOf, tooManyRequests } from '@leadforge/kit/http';
-import {
-  CreateWebhookRequest, CreatedWebhookEndpoint, ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookId, WebhookTestQueued,
-} from '@leadforge/contracts';
+import { badRequest, handle, notFound, principalOf, tooManyRequests } from '@leadforge/kit/http';
+import { WEBHOOK_ROUTES } from '@leadforge/contracts';
 import type { LeadsRuntime } from '../runtime.ts';
 import { checkWebhookUrl } from '../webhooks/webhookUrl.ts';
 import { lockLiveAccount } from '../domain/erasedAccounts.ts';
@@ -12,21 +9,15 @@ import {
   MAX_ENDPOINTS_PER_USER, countEndpoints, createEndpoint, deleteOwnEndpoint, findOwnEndpoint, listEndpoints, toEndpoint,
 } from '../webhooks/webhookEndpoints.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const NOT_FOUND = 'Webhook not found';
 
 /** The user's webhook endpoints: register (secret shown once), list, delete, deliveries, send a test event. */
 export async function webhookRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   const { webhooks: config } = rt.config;
-  const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
-
-  app.post('/api/webhooks', {
-    schema: { body: CreateWebhookRequest, response: { 201: CreatedWebhookEndpoint, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
+  handle(app, WEBHOOK_ROUTES.create, async (request, reply) => {
     const userId = principalOf(request).id;
-    const { url, events } = request.body as CreateWebhookRequest;
+    const { url, events } = request.body;
     const checkedUrl = await checkWebhookUrl(url, config.allowPrivateNetworks);
     const row = await db.transaction(async (trx) => {
       // Under the account's lock: the cap holds under concurrent requests, and none is stored once the account is erased.
@@ -39,33 +30,21 @@ export async function webhookRoutes(app: App, rt: LeadsRuntime): Promise<void> {
     return reply.status(201).send({ ...toEndpoint(row), secret: row.secret });
   });
 
-  app.get('/api/webhooks', {
-    schema: { response: { 200: WebhookEndpointList, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => ({ webhooks: (await listEndpoints(db, principalOf(request).id)).map(toEndpoint) }));
+  handle(app, WEBHOOK_ROUTES.list, async (request) => ({ webhooks: (await listEndpoints(db, principalOf(request).id)).map(toEndpoint) }));
 
-  app.delete('/api/webhooks/:id', {
-    schema: { params: WebhookId, response: { 204: Type.Null(), ...errors } },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
-    if (!(await deleteOwnEndpoint(db, principalOf(request).id, idOf(request)))) throw notFound(NOT_FOUND);
-    return reply.status(204).send();
+  handle(app, WEBHOOK_ROUTES.delete, async (request, reply) => {
+    if (!(await deleteOwnEndpoint(db, principalOf(request).id, request.params.id))) throw notFound(NOT_FOUND);
+    return reply.status(204).send(null);
   });
 
-  app.get('/api/webhooks/:id/deliveries', {
-    schema: { params: WebhookId, response: { 200: WebhookDeliveryList, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request) => {
-    const endpoint = await findOwnEndpoint(db, principalOf(request).id, idOf(request));
+  handle(app, WEBHOOK_ROUTES.deliveries, async (request) => {
+    const endpoint = await findOwnEndpoint(db, principalOf(request).id, request.params.id);
     if (!endpoint) throw notFound(NOT_FOUND);
     return { deliveries: await listAttempts(db, endpoint.id) };
   });
 
-  app.post('/api/webhooks/:id/test', {
-    schema: { params: WebhookId, response: { 202: WebhookTestQueued, ...errors } },
-    preHandler: app.requireUser,
-  }, async (request, reply) => {
-    const endpoint = await findOwnEndpoint(db, principalOf(request).id, idOf(request));
+  handle(app, WEBHOOK_ROUTES.test, async (request, reply) => {
+    const endpoint = await findOwnEndpoint(db, principalOf(request).id, request.params.id);
     if (!endpoint) throw notFound(NOT_FOUND);
     if ((await pendingTestDeliveries(db, endpoint.id)) >= MAX_PENDING_TESTS) {
       throw tooManyRequests(`${MAX_PENDING_TESTS} test events to this endpoint are still being delivered. Wait for them (see its deliveries), then try again.`);

@@ -61,9 +61,10 @@ function keysOf(place: Place): string[] {
 
 /** The fields one listing lacks, taken from the other's (a website from one, a phone from the other). */
 function fillFrom(target: Place, other: Place): void {
-  for (const field of ['website', 'phone', 'email', 'address', 'city', 'country', 'lat', 'lon'] as const) {
-    if (target[field] === undefined && other[field] !== undefined) (target as unknown as Record<string, unknown>)[field] = other[field];
-  }
+  const fill = <K extends keyof Place>(field: K) => {
+    if (target[field] === undefined && other[field] !== undefined) target[field] = other[field];
+  };
+  for (const field of ['website', 'phone', 'email', 'address', 'city', 'country', 'lat', 'lon'] as const) fill(field);
 }
 
 interface Entry {

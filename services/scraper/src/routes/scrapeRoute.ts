@@ -1,6 +1,6 @@
-import { ErrorBody, ScrapeRequest, ScrapeResponse } from '@leadforge/contracts';
+import { SCRAPER_ADMIN_ROUTES } from '@leadforge/contracts';
 import type { App } from '@leadforge/kit/service';
-import { badGateway, badRequest, HttpError } from '@leadforge/kit/http';
+import { badGateway, badRequest, handle, HttpError } from '@leadforge/kit/http';
 import { OutboundError } from '@leadforge/kit/outbound';
 import { PageGivenUp } from '../crawl/pageGivenUp.ts';
 import type { ScraperRuntime } from '../runtime.ts';
@@ -27,11 +27,8 @@ function answerFor(error: OutboundError): HttpError {
 
 /** POST /api/scrape: an admin's test fetch, through the same guarded, proxied client as the crawler. */
 export async function scrapeRoute(app: App, rt: ScraperRuntime): Promise<void> {
-  app.post('/api/scrape', {
-    preHandler: app.requireAdmin,
-    schema: { body: ScrapeRequest, response: { 200: ScrapeResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 422: ErrorBody } },
-  }, async (request) => {
-    const raw = (request.body as { url: string }).url.trim();
+  handle(app, SCRAPER_ADMIN_ROUTES.scrape, async (request) => {
+    const raw = request.body.url.trim();
     if (!raw) throw badRequest('Please enter a URL to scrape');
     // Admins type "example.com"; anything with a scheme is taken as written and checked.
     const url = /^[a-z][a-z0-9+.-]*:/i.test(raw) ? raw : `https://${raw}`;

@@ -1,4 +1,5 @@
 import type { PlacesSourceUsage, UsageStatsResponse } from '@leadforge/contracts';
+import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit/db';
 
 const TOP_DOMAINS = 10;
@@ -14,14 +15,15 @@ export async function readTopDomains(db: Db): Promise<{ domain: string; requests
 /** Each provider's use by searches over the last `days` UTC days (today included), or since the last reset; most requests first. */
 export async function readPlacesUsage(db: Db, days?: number): Promise<PlacesSourceUsage[]> {
   type Row = { source: PlacesSourceUsage['source']; requests: string | number; places: string | number; errors: string | number };
-  const query = db<Row>('scraper_places_usage').select('source')
+  // Knex types a `sum` as only its sums; the rows also carry the grouped `source`.
+  const query: Knex.QueryBuilder<Row, Row[]> = db('scraper_places_usage').select('source')
     .sum({ requests: 'requests', places: 'places', errors: 'errors' })
     .groupBy('source');
   if (days) {
     const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
     query.where('day', '>=', from);
   }
-  const rows = (await query) as unknown as Row[];
+  const rows: Row[] = await query;
   return rows
     .map(({ source, requests, places, errors }) => ({ source, requests: Number(requests), places: Number(places), errors: Number(errors) }))
     .sort((a, b) => b.requests - a.requests || a.source.localeCompare(b.source));
