@@ -10,12 +10,12 @@ import pino from 'pino';
 import type { Db } from '@leadforge/kit/db';
 import { createTestDatabase } from '@leadforge/testing';
 import { loadScraperConfig } from '../services/scraper/src/config.ts';
+import { parseConfigOf } from '../services/scraper/src/crawl/parseConfig.ts';
 import { createSiteEnricher } from '../services/scraper/src/crawl/siteEnrichment.ts';
 import { JobWorker } from '../services/scraper/src/search/jobWorker.ts';
 import { readJob, recordSearch } from '../services/scraper/src/search/jobStore.ts';
 import { SearchRun } from '../services/scraper/src/search/searchRun.ts';
 import { OutboundClient } from '../services/scraper/src/outbound/outboundClient.ts';
-import { loadParseConfig } from '../services/scraper/src/crawl/parseConfig.ts';
 import { acquireParsePool } from '../services/scraper/src/crawl/parsePool.ts';
 import { createPageReader } from '../services/scraper/src/crawl/pageReader.ts';
 import { placesSearchFor } from '../services/scraper/src/places/placesSearchFor.ts';
@@ -59,7 +59,7 @@ function startInstance(db: Db, port: number, name: string) {
   });
   const placesSearch = placesSearchFor(config, client.fetchJson);
   // Pages are parsed in the process's worker pool, as a serving instance does.
-  const parse = loadParseConfig(envFor(port));
+  const parse = parseConfigOf(config.parse);
   const parsing = acquireParsePool(parse.workers);
   const reader = createPageReader({ pool: parsing.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => undefined, log });
   const enrich = createSiteEnricher({ client, reader, contactPages: config.contactPagesPerSite });

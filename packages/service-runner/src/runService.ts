@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { startService, type ServiceDefinition } from '@leadforge/kit/service';
-import { ConfigError, loadKitConfig, readInt } from '@leadforge/kit/config';
+import { ConfigError, KitVariables, loadKitConfig, loadVariable } from '@leadforge/kit/config';
 import { databaseUrlFor, migrate, openDatabase } from '@leadforge/kit/db';
 
 /** Compiled, this file is packages/service-runner/dist/runService.js and the services are their dist/index.js. */
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   const { shutdownTimeoutMs, databaseUrl } = loadKitConfig(def.name, env);
   // Migrate under the lock first; the kit's own migration at start then finds nothing to do.
   if (databaseUrl) await migrateOnly(def, env);
-  const running = await startService(def, { env, logger: log, port: readInt(env, 'PORT', 8080, 0, 65535) });
+  const running = await startService(def, { env, logger: log, port: loadVariable(KitVariables, 'PORT', env) });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '@leadforge/kit/service';
-import { loadAdminConfig } from './config.ts';
+import type { AdminConfig } from './config.ts';
 import { adminActions, type AdminActions } from './domain/adminActions.ts';
 import { ReadModelFeed } from './readModels/readModelFeed.ts';
 
@@ -10,7 +10,6 @@ export interface AdminRuntime {
   actions: AdminActions;
 }
 
-export function buildRuntime(ctx: ServiceContext): AdminRuntime {
-  const config = loadAdminConfig(ctx.env);
+export function buildRuntime(ctx: ServiceContext, config: AdminConfig): AdminRuntime {
   return { ctx, feed: new ReadModelFeed(ctx), actions: adminActions(ctx, { catchUpMs: config.catchUpMs }) };
 }

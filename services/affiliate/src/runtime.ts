@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@leadforge/kit/service';
 import { WorkLoop } from '@leadforge/kit/work';
-import { loadAffiliateConfig, loadPayoutsConfig, type PayoutsConfig } from './config.ts';
+import { loadPayoutsConfig, type AffiliateConfig, type PayoutsConfig } from './config.ts';
 import { matureCommissions } from './domain/commissions.ts';
 import { loadReferralSecret } from './domain/referralTokens.ts';
 import { paypalPayouts, testPayouts, type PayoutsProvider } from './paypal/payoutsProvider.ts';
@@ -16,8 +16,7 @@ export interface AffiliateRuntime {
   maturing: WorkLoop;
 }
 
-export async function buildRuntime(ctx: ServiceContext): Promise<AffiliateRuntime> {
-  const config = loadAffiliateConfig(ctx.env, ctx.config.requireRealProviders);
+export async function buildRuntime(ctx: ServiceContext, config: AffiliateConfig): Promise<AffiliateRuntime> {
   return {
     ctx,
     referralSecret: await loadReferralSecret(ctx.db, config.referralSecret),

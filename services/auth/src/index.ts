@@ -1,4 +1,5 @@
 import { defineService } from '@leadforge/kit/service';
+import { authConfigFrom, AuthVariables } from './config.ts';
 import { buildRuntime, promoteConfiguredAdmins, startMailSending } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
@@ -14,6 +15,8 @@ import { startSearchReadyConsumer } from './events/searchReadyConsumer.ts';
 export const authService = defineService({
   name: 'auth',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+  variables: AuthVariables,
+  config: authConfigFrom,
   runtime: buildRuntime,
 
   // Auth checks tokens with its own key and its own users table: no call to itself.

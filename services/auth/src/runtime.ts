@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@leadforge/kit/service';
 import type { AccessClaims } from '@leadforge/contracts';
-import { loadAuthConfig, type AuthConfig } from './config.ts';
+import type { AuthConfig } from './config.ts';
 import { creditBalances, type CreditBalances } from './domain/balances.ts';
 import { loadSigningKey, tokenSigner, type SigningKey } from './domain/signingKeys.ts';
 import { parseAdminEmails, promoteAdmins } from './domain/users.ts';
@@ -19,8 +19,7 @@ export interface AuthRuntime {
   mail: { transport: MailTransport; retryBaseMs: number; wake: () => void };
 }
 
-export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
-  const config = loadAuthConfig(ctx.env);
+export async function buildRuntime(ctx: ServiceContext, config: AuthConfig): Promise<AuthRuntime> {
   const key = await loadSigningKey(ctx.db, config.jwtPrivateKey);
   return {
     ctx,
@@ -31,7 +30,7 @@ export async function buildRuntime(ctx: ServiceContext): Promise<AuthRuntime> {
     balances: creditBalances(ctx.db, ctx.internal, Boolean(ctx.config.serviceUrls.billing), ctx.log),
     limits: config.limits,
     // The sender starts with the service; until then a wake-up has nothing to do.
-    mail: { transport: mailTransportFrom(ctx.env, ctx.config, ctx.log), retryBaseMs: config.mailRetryBaseMs, wake: () => undefined },
+    mail: { transport: mailTransportFrom(config, ctx.config, ctx.log), retryBaseMs: config.mailRetryBaseMs, wake: () => undefined },
   };
 }
 

@@ -13,6 +13,7 @@ import { v7 as uuidv7 } from 'uuid';
 import pino from 'pino';
 import authService from '../src/index.ts';
 import { mailTransportFrom } from '../src/mail/mailTransport.ts';
+import { loadAuthConfig } from '../src/config.ts';
 import { readMailbox, waitForMail } from './support/mailbox.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -325,10 +326,11 @@ describe('account emails through SMTP_URL', () => {
   it('is required in production unless the labelled stand-ins run on loopback', () => {
     const production = { NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), DATABASE_URL: 'postgres://127.0.0.1/x', PUBLIC_URL: 'https://leadforge.example.com' };
     const log = pino({ level: 'silent' });
-    expect(() => mailTransportFrom(production, loadKitConfig('auth', production), log)).toThrow('SMTP_URL is required in production');
+    expect(() => loadAuthConfig(production, loadKitConfig('auth', production))).toThrow('SMTP_URL is required in production');
     const local = { ...production, PUBLIC_URL: 'http://127.0.0.1:8080', LEADFORGE_STAND_INS: 'true', DATA_DIR: os.tmpdir() };
-    expect(mailTransportFrom(local, loadKitConfig('auth', local), log).describe).toMatch(/^\.eml files in /);
-    expect(() => mailTransportFrom({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}), log)).toThrow('SMTP_URL has a bad value');
+    const kit = loadKitConfig('auth', local);
+    expect(mailTransportFrom(loadAuthConfig(local, kit), kit, log).describe).toMatch(/^\.eml files in /);
+    expect(() => loadAuthConfig({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}))).toThrow('SMTP_URL has a bad value');
   });
 });
 

@@ -1,4 +1,25 @@
-import { ConfigError, readInt, readVar } from '@leadforge/kit/config';
+import { Type, type Static } from 'typebox';
+import { collectConfig, readVariables, Variable, type ConfigProblems } from '@leadforge/kit/config';
+
+const webhookNote = 'the id PayPal shows for the webhook listening on /api/payments/webhook; without it deliveries cannot be verified';
+
+/** Every variable billing reads besides the kit's. */
+export const BillingVariables = Type.Object({
+  PAYPAL_CLIENT_ID: Variable.string({ description: 'PayPal sandbox REST app (checkout)', defaultText: 'the built-in test checkout', secret: true, production: 'this pair or the `PAYPAL_LIVE_*` pair', example: 'paypal-client-id' }),
+  PAYPAL_CLIENT_SECRET: Variable.string({ description: 'its secret', defaultText: 'unset', secret: true, production: 'with `PAYPAL_CLIENT_ID`', example: 'paypal-client-secret' }),
+  PAYPAL_WEBHOOK_ID: Variable.string({ description: webhookNote, defaultText: 'unset', secret: true, production: 'with `PAYPAL_CLIENT_ID`', example: 'WH-SANDBOX' }),
+  PAYPAL_API_BASE: Variable.string({ description: 'PayPal sandbox REST base', default: 'https://api-m.sandbox.paypal.com', base: true }),
+  PAYPAL_LIVE_CLIENT_ID: Variable.string({ description: 'PayPal live REST app (checkout)', defaultText: 'unset', secret: true }),
+  PAYPAL_LIVE_CLIENT_SECRET: Variable.string({ description: 'its secret', defaultText: 'unset', secret: true }),
+  PAYPAL_LIVE_WEBHOOK_ID: Variable.string({ description: `${webhookNote} (live)`, defaultText: 'unset', secret: true, production: 'with `PAYPAL_LIVE_CLIENT_ID`' }),
+  PAYPAL_LIVE_API_BASE: Variable.string({ description: 'PayPal live REST base', default: 'https://api-m.paypal.com', base: true }),
+  PAYPAL_TIMEOUT_MS: Variable.integer({ description: 'timeout of one PayPal request', default: 10_000, minimum: 100, maximum: 120_000 }),
+  PAYPAL_RETRIES: Variable.integer({ description: 'retries of a PayPal request that failed on the way', default: 1, minimum: 0, maximum: 5 }),
+  BILLING_SIGNUP_WAIT_MS: Variable.integer({ description: 'how long the balance shown right after signing up waits for the signup grant', default: 600, minimum: 0, maximum: 5000 }),
+  BILLING_ORDERS_PER_USER_PER_HOUR: Variable.integer({ description: 'checkout orders per user per hour', default: 30, minimum: 1 }),
+  BILLING_PROMO_ORDERS_PER_IP_PER_HOUR: Variable.integer({ description: 'promotion orders per address per hour', default: 30, minimum: 1 }),
+});
+type BillingVariables = Static<typeof BillingVariables>;
 
 export interface PaypalCredentials {
   mode: 'sandbox' | 'live';
@@ -27,55 +48,46 @@ export interface PaymentsConfig {
   retries: number;
 }
 
-const URL_PATTERN = /^https?:\/\/[^\s]+$/;
-
-/** One credentials set: id and secret both or neither, named in the error. */
-function readCredentials(env: NodeJS.ProcessEnv, mode: 'sandbox' | 'live', production: boolean): PaypalCredentials | undefined {
+/** One credentials set: id and secret both or neither, named in the problem. */
+function credentialsOf(vars: BillingVariables, mode: 'sandbox' | 'live', production: boolean, problems: ConfigProblems): PaypalCredentials | undefined {
   const prefix = mode === 'sandbox' ? 'PAYPAL_' : 'PAYPAL_LIVE_';
-  const clientId = readVar(env, `${prefix}CLIENT_ID`);
-  const clientSecret = readVar(env, `${prefix}CLIENT_SECRET`);
-  const apiBase = readVar(env, `${prefix}API_BASE`, {
-    default: mode === 'sandbox' ? 'https://api-m.sandbox.paypal.com' : 'https://api-m.paypal.com',
-    pattern: URL_PATTERN,
-    hint: 'an http(s) URL such as https://api-m.paypal.com',
-  })!.replace(/\/$/, '');
+  const [clientId, clientSecret, webhookId, apiBase] = mode === 'sandbox'
+    ? [vars.PAYPAL_CLIENT_ID, vars.PAYPAL_CLIENT_SECRET, vars.PAYPAL_WEBHOOK_ID, vars.PAYPAL_API_BASE]
+    : [vars.PAYPAL_LIVE_CLIENT_ID, vars.PAYPAL_LIVE_CLIENT_SECRET, vars.PAYPAL_LIVE_WEBHOOK_ID, vars.PAYPAL_LIVE_API_BASE];
   if (!clientId && !clientSecret) return undefined;
-  if (!clientId) throw new ConfigError(`${prefix}CLIENT_ID`, `is required when ${prefix}CLIENT_SECRET is set`);
-  if (!clientSecret) throw new ConfigError(`${prefix}CLIENT_SECRET`, `is required when ${prefix}CLIENT_ID is set`);
-  const webhookId = readVar(env, `${prefix}WEBHOOK_ID`, {
-    required: production,
-    hint: 'the id PayPal shows for the webhook listening on /api/payments/webhook; without it deliveries cannot be verified',
-  });
-  return { mode, apiBase, clientId, clientSecret, webhookId };
+  if (!clientId) problems.add(`${prefix}CLIENT_ID`, `is required when ${prefix}CLIENT_SECRET is set`);
+  if (!clientSecret) problems.add(`${prefix}CLIENT_SECRET`, `is required when ${prefix}CLIENT_ID is set`);
+  if (production && !webhookId) problems.add(`${prefix}WEBHOOK_ID`, `is required (${webhookNote})`);
+  return { mode, apiBase, clientId: clientId ?? '', clientSecret: clientSecret ?? '', webhookId };
 }
 
 /**
  * PayPal credentials: PAYPAL_* for sandbox, PAYPAL_LIVE_* for live (PayPal gives each its own app).
  * Without any, local mode uses the built-in test checkout; production refuses to start.
  */
-export function loadPaymentsConfig(env: NodeJS.ProcessEnv, production: boolean): PaymentsConfig {
-  const sandbox = readCredentials(env, 'sandbox', production);
-  const live = readCredentials(env, 'live', production);
+function paymentsConfigOf(vars: BillingVariables, production: boolean, problems: ConfigProblems): PaymentsConfig {
+  const sandbox = credentialsOf(vars, 'sandbox', production, problems);
+  const live = credentialsOf(vars, 'live', production, problems);
   if (production && !sandbox && !live) {
-    throw new ConfigError('PAYPAL_CLIENT_ID', 'and PAYPAL_CLIENT_SECRET (or PAYPAL_LIVE_CLIENT_ID and PAYPAL_LIVE_CLIENT_SECRET) are required in production: the built-in test checkout is for local use only');
+    problems.add('PAYPAL_CLIENT_ID', 'and PAYPAL_CLIENT_SECRET (or PAYPAL_LIVE_CLIENT_ID and PAYPAL_LIVE_CLIENT_SECRET) are required in production: the built-in test checkout is for local use only');
   }
-  return {
-    sandbox,
-    live,
-    testCheckout: !sandbox && !live,
-    timeoutMs: readInt(env, 'PAYPAL_TIMEOUT_MS', 10_000, 100, 120_000),
-    retries: readInt(env, 'PAYPAL_RETRIES', 1, 0, 5),
-  };
+  return { sandbox, live, testCheckout: !sandbox && !live, timeoutMs: vars.PAYPAL_TIMEOUT_MS, retries: vars.PAYPAL_RETRIES };
 }
 
-/** `production`: no stand-in for a paid provider (the kit's requireRealProviders). */
-export function loadBillingConfig(env: NodeJS.ProcessEnv, production: boolean): BillingConfig {
+/** The payments' part alone, every problem thrown together. */
+export function loadPaymentsConfig(env: NodeJS.ProcessEnv, production: boolean): PaymentsConfig {
+  return collectConfig((problems) => paymentsConfigOf(readVariables(BillingVariables, env, problems), production, problems));
+}
+
+/** Billing's configuration; `kit.requireRealProviders`: no stand-in for a paid provider. */
+export function billingConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { requireRealProviders: boolean }): BillingConfig {
+  const vars = readVariables(BillingVariables, env, problems);
   return {
-    payments: loadPaymentsConfig(env, production),
-    signupWaitMs: readInt(env, 'BILLING_SIGNUP_WAIT_MS', 600, 0, 5000),
+    payments: paymentsConfigOf(vars, kit.requireRealProviders, problems),
+    signupWaitMs: vars.BILLING_SIGNUP_WAIT_MS,
     limits: {
-      ordersPerUserPerHour: readInt(env, 'BILLING_ORDERS_PER_USER_PER_HOUR', 30, 1),
-      promoOrdersPerIpPerHour: readInt(env, 'BILLING_PROMO_ORDERS_PER_IP_PER_HOUR', 30, 1),
+      ordersPerUserPerHour: vars.BILLING_ORDERS_PER_USER_PER_HOUR,
+      promoOrdersPerIpPerHour: vars.BILLING_PROMO_ORDERS_PER_IP_PER_HOUR,
     },
   };
 }

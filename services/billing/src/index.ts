@@ -1,4 +1,5 @@
 import { defineService } from '@leadforge/kit/service';
+import { billingConfigFrom, BillingVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
 import { consumeSignups } from './events/signupConsumer.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';
@@ -13,6 +14,8 @@ import { webhookRoutes } from './routes/webhookRoutes.ts';
 export const billingService = defineService({
   name: 'billing',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+  variables: BillingVariables,
+  config: billingConfigFrom,
   runtime: buildRuntime,
   routes: [paymentRoutes, promoRoutes, testCheckoutRoutes, webhookRoutes, adminRoutes, internalRoutes, accountDataRoutes],
   start: [consumeSignups],

@@ -2,7 +2,7 @@ import type { ServiceContext } from '@leadforge/kit/service';
 import { Checkout } from './domain/checkout.ts';
 import { PaypalWebhooks } from './domain/paypalWebhooks.ts';
 import { displayBalances } from './domain/signups.ts';
-import { loadBillingConfig } from './config.ts';
+import type { BillingConfig } from './config.ts';
 import { PaymentProviders } from './payments/paymentProviders.ts';
 
 /** What billing's routes and consumers share, built once per start. */
@@ -15,8 +15,7 @@ export interface BillingRuntime {
   limits: { ordersPerUserPerHour: number; promoOrdersPerIpPerHour: number };
 }
 
-export async function buildRuntime(ctx: ServiceContext): Promise<BillingRuntime> {
-  const config = loadBillingConfig(ctx.env, ctx.config.requireRealProviders);
+export async function buildRuntime(ctx: ServiceContext, config: BillingConfig): Promise<BillingRuntime> {
   const providers = new PaymentProviders(ctx.db, config.payments);
   await providers.initialise(ctx.config.requireRealProviders);
   if (providers.testCheckout) ctx.log.warn('no PayPal credentials: payments use the built-in test checkout (no money moves)');

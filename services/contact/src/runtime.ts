@@ -1,5 +1,5 @@
 import type { ServiceContext } from '@leadforge/kit/service';
-import { loadContactConfig, loadRobotCheckConfig, type RobotCheckConfig } from './config.ts';
+import { loadRobotCheckConfig, type ContactConfig, type RobotCheckConfig } from './config.ts';
 import { localTestVerifier, siteVerify, type TokenVerifier } from './domain/robotCheck.ts';
 
 export interface RobotCheck {
@@ -16,8 +16,7 @@ export interface ContactRuntime {
   limits: { perIpPerHour: number };
 }
 
-export function buildRuntime(ctx: ServiceContext): ContactRuntime {
-  const config = loadContactConfig(ctx.env, ctx.config.requireRealProviders, ctx.config.publicUrl);
+export function buildRuntime(ctx: ServiceContext, config: ContactConfig): ContactRuntime {
   return { ctx, robotCheck: robotCheckOf(config.robotCheck), limits: config.limits };
 }
 

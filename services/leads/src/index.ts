@@ -1,4 +1,5 @@
 import { defineService, running } from '@leadforge/kit/service';
+import { leadsConfigFrom, LeadsVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';
@@ -16,6 +17,8 @@ import { monitorRoutes } from './routes/monitorRoutes.ts';
 export const leadsService = defineService({
   name: 'leads',
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
+  variables: LeadsVariables,
+  config: leadsConfigFrom,
   runtime: buildRuntime,
   routes: [
     // Live streams and waiting calls end when the service begins to close, so the close can finish.

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '@leadforge/kit/service';
-import { loadLeadsConfig, type LeadsConfig } from './config.ts';
+import type { LeadsConfig } from './config.ts';
 import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
 import { CreditHolds } from './domain/creditHolds.ts';
 import { FeedSignals } from './domain/searchFeed.ts';
@@ -29,8 +29,7 @@ export interface LeadsRuntime {
   closing: AbortController;
 }
 
-export function buildRuntime(ctx: ServiceContext): LeadsRuntime {
-  const config = loadLeadsConfig(ctx.env);
+export function buildRuntime(ctx: ServiceContext, config: LeadsConfig): LeadsRuntime {
   const holds = new CreditHolds(ctx.internal);
   const signals = new FeedSignals();
   const webhooks = webhookSender(ctx.db, config.webhooks, ctx.log);

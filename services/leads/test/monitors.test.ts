@@ -2,10 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { v7 as uuidv7 } from 'uuid';
 import { TOPICS, type EventEnvelope } from '@leadforge/contracts';
+import { collectConfig } from '@leadforge/kit/config';
+import type { ServiceContext } from '@leadforge/kit/service';
+import { leadsConfigFrom } from '../src/config.ts';
 import { buildRuntime } from '../src/runtime.ts';
 import { startMonitorRun } from '../src/monitors/monitorRunStart.ts';
 import { engineLead } from './support/engineStandIn.ts';
 import { INTERNAL_TOKEN, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+
+/** Another replica's runtime on the service under test's database and configuration. */
+const replicaRuntime = (ctx: ServiceContext) => buildRuntime(ctx, collectConfig((problems) => leadsConfigFrom(ctx.env, problems, ctx.config)));
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 let seq = 0;
@@ -60,7 +66,7 @@ for (const kind of kinds) {
      * these monitors has moved on from `due`, then stops them.
      */
     const schedule = async (count: number, ids: string[], due: Date) => {
-      const replicas = Array.from({ length: count }, () => buildRuntime(t.svc.ctx).monitors);
+      const replicas = Array.from({ length: count }, () => replicaRuntime(t.svc.ctx).monitors);
       for (const replica of replicas) replica.start();
       try {
         await expect.poll(async () => (await db()('monitors').whereIn('id', ids)).every((row) => new Date(row.next_run_at).getTime() > due.getTime()), { timeout: 60_000 }).toBe(true);
@@ -326,7 +332,7 @@ for (const kind of kinds) {
       const monitor = await create(user.token, { max_leads_per_run: 2 });
       const due = new Date(Date.now() - 60_000);
       await makeDue(monitor.id, due);
-      const rt = buildRuntime(t.svc.ctx);
+      const rt = replicaRuntime(t.svc.ctx);
       // The replica that claimed it started the run and died before recording it: the row still says due.
       const row = await db()('monitors').where({ id: monitor.id }).first();
       const started = await startMonitorRun(rt.monitorRuns, row, due, 'schedule');
@@ -342,7 +348,7 @@ for (const kind of kinds) {
     it('two starts of one run at once (two "run now" in the same millisecond) make one search, charged once', async () => {
       const user = newUser(100);
       const monitor = await create(user.token, { max_leads_per_run: 3 });
-      const rt = buildRuntime(t.svc.ctx);
+      const rt = replicaRuntime(t.svc.ctx);
       const row = await db()('monitors').where({ id: monitor.id }).first();
       const now = new Date();
       const [a, b] = await Promise.all([startMonitorRun(rt.monitorRuns, row, now, 'manual'), startMonitorRun(rt.monitorRuns, row, now, 'manual')]);
@@ -358,7 +364,7 @@ for (const kind of kinds) {
     it('a start of one run that finds the credits held by another start of it leaves that run started, not out of credits', async () => {
       const user = newUser(3);
       const monitor = await create(user.token, { max_leads_per_run: 3 });
-      const rt = buildRuntime(t.svc.ctx);
+      const rt = replicaRuntime(t.svc.ctx);
       const row = await db()('monitors').where({ id: monitor.id }).first();
       const due = new Date(row.next_run_at);
       // The late start (a replica that took the run over while the first still worked) has read the run

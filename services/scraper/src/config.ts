@@ -1,4 +1,58 @@
-import { ConfigError, readBool, readInt, readVar, standInsAllowed } from '@leadforge/kit/config';
+import { Type, type Static } from 'typebox';
+import { collectConfig, readVariables, standInsAllowed, Variable, type ConfigProblems } from '@leadforge/kit/config';
+
+const PLACES_SOURCES: PlacesSourceName[] = ['osm', 'google', 'decodo'];
+
+/** Every variable the scraper reads besides the kit's. */
+export const ScraperVariables = Type.Object({
+  PLACES_SOURCES: Variable.list({ description: 'where businesses come from, every listed source in each search, merged: `osm` (Nominatim + Overpass, no key), `google` (Places API (New)), `decodo` (Decodo Web Scraping API, Google Maps)', defaultText: '`osm`', lowerCase: true }),
+  PLACES_SOURCE: Variable.string({ description: 'one source, the older form of `PLACES_SOURCES`', defaultText: '`osm`' }),
+  SCRAPER_PROVIDER_REQUESTS_PER_SEARCH: Variable.integer({ description: 'provider requests (geocoding, Overpass, Google, Decodo) one search may send', default: 60, minimum: 1, maximum: 10_000 }),
+  NOMINATIM_URL: Variable.string({ description: 'OpenStreetMap geocoding', default: 'https://nominatim.openstreetmap.org', base: true }),
+  OVERPASS_URL: Variable.string({ description: 'OpenStreetMap business search', default: 'https://overpass-api.de', base: true }),
+  SCRAPER_GEOCODE_CACHE_HOURS: Variable.integer({ description: 'how long a geocoded location is reused (in the scraper\'s database, shared by replicas); `0` geocodes every search', default: 24, minimum: 0, maximum: 24 * 365 }),
+  SCRAPER_EMPTY_SITE_CACHE_HOURS: Variable.integer({ description: 'how long a monitor\'s run skips a website whose last complete crawl found no contact details; `0` crawls it every run', default: 168, minimum: 0, maximum: 24 * 365 }),
+  GOOGLE_PLACES_API_BASE: Variable.string({ description: 'Google Places API (New)', default: 'https://places.googleapis.com', base: true }),
+  GOOGLE_PLACES_API_KEY: Variable.string({ description: 'its key', defaultText: 'unset', secret: true, production: 'when the sources include `google`' }),
+  DECODO_SCRAPER_API_BASE: Variable.string({ description: 'Decodo Web Scraping API', default: 'https://scraper-api.decodo.com', base: true }),
+  DECODO_SCRAPER_TOKEN: Variable.string({ description: 'its Basic token', defaultText: 'unset', secret: true, production: 'when the sources include `decodo`' }),
+  DECODO_PROXY_URL: Variable.string({ description: 'proxy the page fetches go through, `http://user:pass@gate.decodo.com:7000`', defaultText: 'direct', pattern: /^https?:\/\/[^\s]+$/, hint: 'http://user:pass@gate.decodo.com:7000', secret: true }),
+  DECODO_API_BASE: Variable.string({ description: 'Decodo\'s account API (proxy usage)', default: 'https://api.decodo.com', base: true }),
+  DECODO_API_KEY: Variable.string({ description: 'its key', defaultText: 'unset', secret: true }),
+  DECODO_PROXY_CHECK_URL: Variable.string({ description: 'fetched through the proxy by the admin connection test', default: 'https://ip.decodo.com/json', base: true }),
+  SCRAPER_ALLOW_PRIVATE_NETWORKS: Variable.boolean({ description: '`true` lets the crawler fetch loopback and private addresses (tests; refused in production)', default: false }),
+  EMAIL_MX_CHECK: Variable.boolean({ description: 'check that an email\'s domain takes mail (MX)', default: true }),
+  EMAIL_MX_RESOLVER: Variable.list({ description: 'DNS servers for the MX check (`127.0.0.1:53`)', default: [], defaultText: 'the system\'s' }),
+  EMAIL_MX_TIMEOUT_MS: Variable.integer({ description: 'timeout of one MX lookup', default: 3000, minimum: 100, maximum: 60_000 }),
+  EMAIL_CATCH_ALL_CHECK: Variable.boolean({ description: 'probe the MX host of domains that take mail for a catch-all (verdict `risky`)', defaultText: '`EMAIL_MX_CHECK`' }),
+  EMAIL_SMTP_PROBE_PORT: Variable.integer({ description: 'port of the catch-all probe', default: 25, minimum: 1, maximum: 65_535 }),
+  EMAIL_SMTP_PROBE_TIMEOUT_MS: Variable.integer({ description: 'timeout of the catch-all probe', default: 3000, minimum: 100, maximum: 60_000 }),
+  EMAIL_SMTP_PROBE_SENDER: Variable.string({ description: 'MAIL FROM of the probe', default: '', defaultText: 'the null sender `<>`', pattern: /^(?:[^\s<>@]+@[^\s<>@]+)?$/, hint: 'an email address, or empty for <>' }),
+  SCRAPER_QUOTA_REDIS_KEY: Variable.string({ description: 'the Redis key of the shared proxy quota (one per environment sharing a Redis)', default: 'leadforge:scraper:proxy-quota' }),
+  SCRAPER_USER_AGENT: Variable.string({ description: 'the crawler\'s User-Agent', defaultText: '`LeadforgeBot/1.0 (+$PUBLIC_URL)`' }),
+  SCRAPER_CONTACT_PAGES: Variable.integer({ description: 'pages fetched per site besides the home page (contact, about, impressum...)', default: 3, minimum: 0, maximum: 10 }),
+  SCRAPER_PAGES_PER_SITE: Variable.integer({ description: 'requests per site at most besides robots.txt', default: 6, minimum: 1, maximum: 20 }),
+  SCRAPER_CONCURRENCY: Variable.integer({ description: 'requests in flight at once, all hosts', default: 128, minimum: 1, maximum: 1000 }),
+  SCRAPER_PER_HOST_CONCURRENCY: Variable.integer({ description: 'requests in flight at once to one host', default: 2, minimum: 1, maximum: 50 }),
+  SCRAPER_PER_HOST_DELAY_MS: Variable.integer({ description: 'pause between requests to one host', default: 250, minimum: 0, maximum: 60_000 }),
+  SCRAPER_MAX_CRAWL_DELAY_MS: Variable.integer({ description: 'the longest robots.txt `Crawl-delay` honoured', default: 5_000, minimum: 0, maximum: 60_000 }),
+  SCRAPER_CONNECT_TIMEOUT_MS: Variable.integer({ description: 'connect timeout of a fetch', default: 5_000, minimum: 100, maximum: 60_000 }),
+  SCRAPER_TIMEOUT_MS: Variable.integer({ description: 'total timeout of a fetch', default: 15_000, minimum: 100, maximum: 300_000 }),
+  SCRAPER_MAX_RESPONSE_BYTES: Variable.integer({ description: 'the largest response body read', default: 2 * 1024 * 1024, minimum: 1024, maximum: 100 * 1024 * 1024 }),
+  SCRAPER_MAX_RETRIES: Variable.integer({ description: 'retries of a fetch that failed on the way', default: 2, minimum: 0, maximum: 10 }),
+  SCRAPER_MAX_RETRY_AFTER_MS: Variable.integer({ description: 'the longest `Retry-After` waited for', default: 10_000, minimum: 0, maximum: 300_000 }),
+  SCRAPER_PARSE_WORKERS: Variable.integer({ description: 'worker threads parsing pages', defaultText: 'the cores the process may use, less one', minimum: 1, maximum: 64 }),
+  SCRAPER_PARSE_TIMEOUT_MS: Variable.integer({ description: 'time one page may take in a worker', default: 3_000, minimum: 1, maximum: 60_000 }),
+  SCRAPER_PARSE_MAX_DEPTH: Variable.integer({ description: 'element nesting past which a page is given up', defaultText: 'the parser\'s own limit (`DEFAULT_MAX_DEPTH`, 1000)', minimum: 16, maximum: 5_000 }),
+  SCRAPER_JOBS_PER_REPLICA: Variable.integer({ description: 'searches one replica works on at once', default: 4, minimum: 1, maximum: 100 }),
+  SCRAPER_PLACE_CONCURRENCY: Variable.integer({ description: 'places of one search enriched at once', default: 128, minimum: 1, maximum: 1000 }),
+  SCRAPER_JOB_LEASE_MS: Variable.integer({ description: 'how long a taken job is left to one replica without a renewal', default: 30_000, minimum: 500, maximum: 3_600_000 }),
+  SCRAPER_JOB_POLL_MS: Variable.integer({ description: 'how often free jobs are looked for', default: 1_000, minimum: 10, maximum: 60_000 }),
+  SCRAPER_JOB_MAX_ATTEMPTS: Variable.integer({ description: 'attempts at a job before it fails', default: 5, minimum: 1, maximum: 100 }),
+  SCRAPER_LEAD_BATCH_SIZE: Variable.integer({ description: 'leads published together', default: 5, minimum: 1, maximum: 200 }),
+  SCRAPER_LEAD_BATCH_MS: Variable.integer({ description: 'the longest a lead waits for its batch', default: 500, minimum: 0, maximum: 60_000 }),
+});
+type ScraperVariables = Static<typeof ScraperVariables>;
 
 /** The limits of the outbound client, from configuration (SCRAPER_CONCURRENCY, SCRAPER_TIMEOUT_MS...). */
 export interface HttpLimits {
@@ -56,6 +110,8 @@ export interface ScraperConfig {
   /** Requests per site at most besides robots.txt: home, frames, first-level pages, sitemap, contact pages. */
   pagesPerSite: number;
   http: HttpLimits;
+  /** Unset parts take the parser's defaults (crawl/parseConfig.ts). */
+  parse: { workers?: number; timeoutMs: number; maxDepth?: number };
   jobs: {
     /** Searches one replica works on at once. */
     perReplica: number;
@@ -69,81 +125,92 @@ export interface ScraperConfig {
   };
 }
 
-const URL_PATTERN = /^https?:\/\/[^\s]+$/;
-const PLACES_SOURCES: PlacesSourceName[] = ['osm', 'google', 'decodo'];
-
-function readUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  return readVar(env, name, { default: fallback, pattern: URL_PATTERN, hint: 'an http(s) URL' })!.replace(/\/$/, '');
-}
-
 /** PLACES_SOURCES ("osm,google"), else PLACES_SOURCE (one name), else osm. */
-function readPlacesSources(env: NodeJS.ProcessEnv): PlacesSourceName[] {
-  const listed = readVar(env, 'PLACES_SOURCES');
+function placesSourcesOf(vars: ScraperVariables, problems: ConfigProblems): PlacesSourceName[] {
+  const listed = vars.PLACES_SOURCES?.length ? vars.PLACES_SOURCES : undefined;
   const name = listed ? 'PLACES_SOURCES' : 'PLACES_SOURCE';
-  const names = (listed ?? readVar(env, 'PLACES_SOURCE', { default: 'osm' })!).split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  const names = listed ?? (vars.PLACES_SOURCE ?? 'osm').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
   const unknown = names.find((source) => !PLACES_SOURCES.includes(source as PlacesSourceName));
-  if (unknown !== undefined || names.length === 0) throw new ConfigError(name, `must name ${listed ? 'one or more' : 'one'} of ${PLACES_SOURCES.join(', ')}, got "${unknown ?? ''}"`);
-  if (!listed && names.length > 1) throw new ConfigError(name, 'names one source; list several in PLACES_SOURCES');
+  if (unknown !== undefined || names.length === 0) {
+    problems.add(name, `must name ${listed ? 'one or more' : 'one'} of ${PLACES_SOURCES.join(', ')}, got "${unknown ?? ''}"`);
+    return ['osm'];
+  }
+  if (!listed && names.length > 1) problems.add(name, 'names one source; list several in PLACES_SOURCES');
   return [...new Set(names)] as PlacesSourceName[];
 }
 
-/** `publicUrl` (the product's address) goes into the crawler's User-Agent, so site owners can reach us. */
-export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://localhost:8080'): ScraperConfig {
+/**
+ * The scraper's configuration. `kit.publicUrl` (the product's address) goes into the crawler's
+ * User-Agent, so site owners can reach us; `kit.requireRealProviders`: production without stand-ins.
+ */
+export function scraperConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { publicUrl: string; requireRealProviders: boolean }): ScraperConfig {
+  const vars = readVariables(ScraperVariables, env, problems);
   const config: ScraperConfig = {
-    placesSources: readPlacesSources(env),
-    providerRequestsPerSearch: readInt(env, 'SCRAPER_PROVIDER_REQUESTS_PER_SEARCH', 60, 1, 10_000),
-    nominatimUrl: readUrl(env, 'NOMINATIM_URL', 'https://nominatim.openstreetmap.org'),
-    geocodeCacheHours: readInt(env, 'SCRAPER_GEOCODE_CACHE_HOURS', 24, 0, 24 * 365),
-    emptySiteCacheHours: readInt(env, 'SCRAPER_EMPTY_SITE_CACHE_HOURS', 168, 0, 24 * 365),
-    overpassUrl: readUrl(env, 'OVERPASS_URL', 'https://overpass-api.de'),
-    googlePlacesApiBase: readUrl(env, 'GOOGLE_PLACES_API_BASE', 'https://places.googleapis.com'),
-    googlePlacesApiKey: readVar(env, 'GOOGLE_PLACES_API_KEY'),
-    decodoScraperApiBase: readUrl(env, 'DECODO_SCRAPER_API_BASE', 'https://scraper-api.decodo.com'),
-    decodoScraperToken: readVar(env, 'DECODO_SCRAPER_TOKEN'),
-    decodoProxyUrl: readVar(env, 'DECODO_PROXY_URL', { pattern: /^https?:\/\/[^\s]+$/, hint: 'http://user:pass@gate.decodo.com:7000' }),
-    decodoApiBase: readUrl(env, 'DECODO_API_BASE', 'https://api.decodo.com'),
-    decodoApiKey: readVar(env, 'DECODO_API_KEY'),
-    proxyCheckUrl: readUrl(env, 'DECODO_PROXY_CHECK_URL', 'https://ip.decodo.com/json'),
-    allowPrivateNetworks: readBool(env, 'SCRAPER_ALLOW_PRIVATE_NETWORKS', false),
-    emailMxCheck: readBool(env, 'EMAIL_MX_CHECK', true),
-    emailMxResolver: (readVar(env, 'EMAIL_MX_RESOLVER', { default: '' }) ?? '').split(',').map((server) => server.trim()).filter(Boolean),
-    emailMxTimeoutMs: readInt(env, 'EMAIL_MX_TIMEOUT_MS', 3000, 100, 60_000),
-    emailCatchAllCheck: readBool(env, 'EMAIL_CATCH_ALL_CHECK', readBool(env, 'EMAIL_MX_CHECK', true)),
-    emailSmtpProbePort: readInt(env, 'EMAIL_SMTP_PROBE_PORT', 25, 1, 65_535),
-    emailSmtpProbeTimeoutMs: readInt(env, 'EMAIL_SMTP_PROBE_TIMEOUT_MS', 3000, 100, 60_000),
-    emailSmtpProbeSender: readVar(env, 'EMAIL_SMTP_PROBE_SENDER', { default: '', pattern: /^(?:[^\s<>@]+@[^\s<>@]+)?$/, hint: 'an email address, or empty for <>' }) ?? '',
-    quotaRedisKey: readVar(env, 'SCRAPER_QUOTA_REDIS_KEY', { default: 'leadforge:scraper:proxy-quota' })!,
-    userAgent: readVar(env, 'SCRAPER_USER_AGENT', { default: `LeadforgeBot/1.0 (+${publicUrl})` })!,
-    contactPagesPerSite: readInt(env, 'SCRAPER_CONTACT_PAGES', 3, 0, 10),
-    pagesPerSite: readInt(env, 'SCRAPER_PAGES_PER_SITE', 6, 1, 20),
+    placesSources: placesSourcesOf(vars, problems),
+    providerRequestsPerSearch: vars.SCRAPER_PROVIDER_REQUESTS_PER_SEARCH,
+    nominatimUrl: vars.NOMINATIM_URL,
+    geocodeCacheHours: vars.SCRAPER_GEOCODE_CACHE_HOURS,
+    emptySiteCacheHours: vars.SCRAPER_EMPTY_SITE_CACHE_HOURS,
+    overpassUrl: vars.OVERPASS_URL,
+    googlePlacesApiBase: vars.GOOGLE_PLACES_API_BASE,
+    googlePlacesApiKey: vars.GOOGLE_PLACES_API_KEY,
+    decodoScraperApiBase: vars.DECODO_SCRAPER_API_BASE,
+    decodoScraperToken: vars.DECODO_SCRAPER_TOKEN,
+    decodoProxyUrl: vars.DECODO_PROXY_URL,
+    decodoApiBase: vars.DECODO_API_BASE,
+    decodoApiKey: vars.DECODO_API_KEY,
+    proxyCheckUrl: vars.DECODO_PROXY_CHECK_URL,
+    allowPrivateNetworks: vars.SCRAPER_ALLOW_PRIVATE_NETWORKS,
+    emailMxCheck: vars.EMAIL_MX_CHECK,
+    emailMxResolver: vars.EMAIL_MX_RESOLVER,
+    emailMxTimeoutMs: vars.EMAIL_MX_TIMEOUT_MS,
+    emailCatchAllCheck: vars.EMAIL_CATCH_ALL_CHECK ?? vars.EMAIL_MX_CHECK,
+    emailSmtpProbePort: vars.EMAIL_SMTP_PROBE_PORT,
+    emailSmtpProbeTimeoutMs: vars.EMAIL_SMTP_PROBE_TIMEOUT_MS,
+    emailSmtpProbeSender: vars.EMAIL_SMTP_PROBE_SENDER,
+    quotaRedisKey: vars.SCRAPER_QUOTA_REDIS_KEY,
+    userAgent: vars.SCRAPER_USER_AGENT ?? `LeadforgeBot/1.0 (+${kit.publicUrl})`,
+    contactPagesPerSite: vars.SCRAPER_CONTACT_PAGES,
+    pagesPerSite: vars.SCRAPER_PAGES_PER_SITE,
     http: {
-      globalConcurrency: readInt(env, 'SCRAPER_CONCURRENCY', 128, 1, 1000),
-      perHostConcurrency: readInt(env, 'SCRAPER_PER_HOST_CONCURRENCY', 2, 1, 50),
-      perHostDelayMs: readInt(env, 'SCRAPER_PER_HOST_DELAY_MS', 250, 0, 60_000),
-      maxCrawlDelayMs: readInt(env, 'SCRAPER_MAX_CRAWL_DELAY_MS', 5_000, 0, 60_000),
-      connectTimeoutMs: readInt(env, 'SCRAPER_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
-      totalTimeoutMs: readInt(env, 'SCRAPER_TIMEOUT_MS', 15_000, 100, 300_000),
-      maxResponseBytes: readInt(env, 'SCRAPER_MAX_RESPONSE_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
-      maxRetries: readInt(env, 'SCRAPER_MAX_RETRIES', 2, 0, 10),
-      maxRetryAfterMs: readInt(env, 'SCRAPER_MAX_RETRY_AFTER_MS', 10_000, 0, 300_000),
+      globalConcurrency: vars.SCRAPER_CONCURRENCY,
+      perHostConcurrency: vars.SCRAPER_PER_HOST_CONCURRENCY,
+      perHostDelayMs: vars.SCRAPER_PER_HOST_DELAY_MS,
+      maxCrawlDelayMs: vars.SCRAPER_MAX_CRAWL_DELAY_MS,
+      connectTimeoutMs: vars.SCRAPER_CONNECT_TIMEOUT_MS,
+      totalTimeoutMs: vars.SCRAPER_TIMEOUT_MS,
+      maxResponseBytes: vars.SCRAPER_MAX_RESPONSE_BYTES,
+      maxRetries: vars.SCRAPER_MAX_RETRIES,
+      maxRetryAfterMs: vars.SCRAPER_MAX_RETRY_AFTER_MS,
+    },
+    parse: {
+      workers: vars.SCRAPER_PARSE_WORKERS,
+      timeoutMs: vars.SCRAPER_PARSE_TIMEOUT_MS,
+      maxDepth: vars.SCRAPER_PARSE_MAX_DEPTH,
     },
     jobs: {
-      perReplica: readInt(env, 'SCRAPER_JOBS_PER_REPLICA', 4, 1, 100),
-      placeConcurrency: readInt(env, 'SCRAPER_PLACE_CONCURRENCY', 128, 1, 1000),
-      leaseMs: readInt(env, 'SCRAPER_JOB_LEASE_MS', 30_000, 500, 3_600_000),
-      pollMs: readInt(env, 'SCRAPER_JOB_POLL_MS', 1_000, 10, 60_000),
-      maxAttempts: readInt(env, 'SCRAPER_JOB_MAX_ATTEMPTS', 5, 1, 100),
-      leadBatchSize: readInt(env, 'SCRAPER_LEAD_BATCH_SIZE', 5, 1, 200),
-      leadBatchMs: readInt(env, 'SCRAPER_LEAD_BATCH_MS', 500, 0, 60_000),
+      perReplica: vars.SCRAPER_JOBS_PER_REPLICA,
+      placeConcurrency: vars.SCRAPER_PLACE_CONCURRENCY,
+      leaseMs: vars.SCRAPER_JOB_LEASE_MS,
+      pollMs: vars.SCRAPER_JOB_POLL_MS,
+      maxAttempts: vars.SCRAPER_JOB_MAX_ATTEMPTS,
+      leadBatchSize: vars.SCRAPER_LEAD_BATCH_SIZE,
+      leadBatchMs: vars.SCRAPER_LEAD_BATCH_MS,
     },
   };
-  if (env.NODE_ENV === 'production') requireProductionCredentials(config, standInsAllowed(env));
+  if (env.NODE_ENV === 'production') requireProductionCredentials(config, !kit.requireRealProviders, problems);
   return config;
 }
 
+/** The scraper's configuration alone (tests, benchmarks), every problem thrown together. */
+export function loadScraperConfig(env: NodeJS.ProcessEnv, publicUrl = 'http://localhost:8080'): ScraperConfig {
+  const requireRealProviders = env.NODE_ENV === 'production' && !standInsAllowed(env);
+  return collectConfig((problems) => scraperConfigFrom(env, problems, { publicUrl, requireRealProviders }));
+}
+
 /** Production never falls back silently: the chosen source must have its credentials. */
-function requireProductionCredentials(config: ScraperConfig, standIns: boolean): void {
-  if (config.placesSources.includes('google') && !config.googlePlacesApiKey) throw new ConfigError('GOOGLE_PLACES_API_KEY', 'is required when the places sources include google');
-  if (config.placesSources.includes('decodo') && !config.decodoScraperToken) throw new ConfigError('DECODO_SCRAPER_TOKEN', 'is required when the places sources include decodo');
-  if (config.allowPrivateNetworks && !standIns) throw new ConfigError('SCRAPER_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
+function requireProductionCredentials(config: ScraperConfig, standIns: boolean, problems: ConfigProblems): void {
+  if (config.placesSources.includes('google') && !config.googlePlacesApiKey) problems.add('GOOGLE_PLACES_API_KEY', 'is required when the places sources include google');
+  if (config.placesSources.includes('decodo') && !config.decodoScraperToken) problems.add('DECODO_SCRAPER_TOKEN', 'is required when the places sources include decodo');
+  if (config.allowPrivateNetworks && !standIns) problems.add('SCRAPER_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
 }

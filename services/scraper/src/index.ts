@@ -3,6 +3,7 @@ import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';
 import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
+import { scraperConfigFrom, ScraperVariables } from './config.ts';
 import { buildRuntime, type ScraperHooks, type ScraperRuntime } from './runtime.ts';
 
 export type { ScraperHooks, ScraperRuntime };
@@ -15,7 +16,9 @@ export function createScraperService(hooks: ScraperHooks = {}) {
   return defineService({
     name: 'scraper',
     migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
-    runtime: (ctx) => buildRuntime(ctx, hooks),
+    variables: ScraperVariables,
+    config: scraperConfigFrom,
+    runtime: (ctx, config) => buildRuntime(ctx, config, hooks),
     routes: [adminRoutes, scrapeRoute],
     // Its consumers stop first, then the jobs under way and what they held (the runtime's stop).
     start: [(rt) => running(rt), startSearchConsumer, startAccountErasureConsumer],

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
 import type { ServiceContext } from '@leadforge/kit/service';
-import { loadScraperConfig, type ScraperConfig } from './config.ts';
+import type { ScraperConfig } from './config.ts';
 import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './verdicts/dnsMailDomainCheck.ts';
 import { createSiteEnricher } from './crawl/siteEnrichment.ts';
 import { JobWorker } from './search/jobWorker.ts';
@@ -11,8 +11,8 @@ import type { ConnectRoute } from '@leadforge/kit/outbound';
 import type { HostLookup } from '@leadforge/kit/outbound';
 import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './verdicts/catchAllProbe.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
-import { loadParseConfig } from './crawl/parseConfig.ts';
 import { acquireParsePool } from './crawl/parsePool.ts';
+import { parseConfigOf } from './crawl/parseConfig.ts';
 import { createPageReader, type PageReader } from './crawl/pageReader.ts';
 import { placesSearchFor } from './places/placesSearchFor.ts';
 import { geocodeStoreOf } from './places/geocodeStore.ts';
@@ -51,8 +51,7 @@ export interface ScraperRuntime {
 
 const PUBLIC_NOMINATIM = 'nominatim.openstreetmap.org';
 
-export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
-  const config = loadScraperConfig(ctx.env, ctx.config.publicUrl);
+export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
   const saved = ctx.redis ? undefined : await loadQuotaSnapshot(ctx.db);
   const quota = ctx.redis ? redisProxyQuota(ctx.redis, config.quotaRedisKey) : memoryProxyQuota(saved?.remaining ?? DEFAULT_PROXY_QUOTA, saved?.limit);
   const snapshot = ctx.redis ? undefined : quotaSnapshotWriter(ctx.db, ctx.log, quota);
@@ -79,7 +78,7 @@ export async function buildRuntime(ctx: ServiceContext, hooks: ScraperHooks = {}
   if (uncredentialed.length) {
     ctx.log.warn({ placesSources: uncredentialed }, 'places sources without credentials: each reports its error in the coverage (a search with no other source finishes as "source_failed")');
   }
-  const parse = loadParseConfig(ctx.env);
+  const parse = parseConfigOf(config.parse);
   const parsePool = acquireParsePool(parse.workers);
   const reader = createPageReader({
     pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,

@@ -1,12 +1,13 @@
 import path from 'node:path';
-import { readInt } from '@leadforge/kit/config';
+import { loadVariables } from '@leadforge/kit/config';
+import { LauncherVariables } from '../launcherVariables.ts';
 import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
 import { DEFAULT_WEB_DIST } from '../embedded/startStack.ts';
 import { startDistributed, type RunningDistributed } from './startDistributed.ts';
 
 const started = Date.now();
 const env = process.env;
-const port = readInt(env, 'PORT', 8080, 1, 65535);
+const { PORT: port, SCRAPER_REPLICAS: scraperReplicas } = loadVariables(LauncherVariables, env);
 const dataDir = path.resolve(env.DATA_DIR || './.data');
 const runtime = env.LEADFORGE_RUNTIME || 'processes';
 if (runtime !== 'processes' && runtime !== 'containers') {
@@ -22,7 +23,7 @@ const starting = startDistributed({
   dataDir,
   runtime,
   port,
-  scraperReplicas: readInt(env, 'SCRAPER_REPLICAS', 2, 1, 16),
+  scraperReplicas,
   webDist: env.WEB_DIST ?? DEFAULT_WEB_DIST,
   env,
   progress: (line) => console.log(line),

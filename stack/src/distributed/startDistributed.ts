@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICES, type ServiceName } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
-import { readInt, readKafkaConfig } from '@leadforge/kit/config';
+import { loadVariable, readKafkaConfig } from '@leadforge/kit/config';
+import { LauncherVariables } from '../launcherVariables.ts';
 import { freePort, reservePort } from '../freePort.ts';
 import { containerEngine, imageOf, requireImages } from '../infrastructure/containers.ts';
 import { ensureEnvoy, startEnvoy } from '../infrastructure/envoyProxy.ts';
@@ -255,7 +256,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
         targets,
         port: prometheusPort,
         interval: options.env.PROMETHEUS_INTERVAL || undefined,
-        ruleTimeScale: readInt(options.env, 'PROMETHEUS_RULE_TIME_SCALE', 1, 1, 3600),
+        ruleTimeScale: loadVariable(LauncherVariables, 'PROMETHEUS_RULE_TIME_SCALE', options.env),
       });
       prometheusPort = server.port;
       return server;

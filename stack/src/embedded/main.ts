@@ -1,8 +1,8 @@
-import { readInt } from '@leadforge/kit/config';
+import { KitVariables, loadVariable } from '@leadforge/kit/config';
 import { DEFAULT_WEB_DIST, startStack } from './startStack.ts';
 
 const started = Date.now();
-const port = readInt(process.env, 'PORT', 8080, 0, 65535);
+const port = loadVariable(KitVariables, 'PORT', process.env);
 const starting = startStack({ port, webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST });
 
 // Listening for Ctrl-C before the start ends: a signal at any moment stops the product gracefully

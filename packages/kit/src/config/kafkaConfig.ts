@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SASLOptions } from 'kafkajs';
-import { ConfigError, readBool, readInt, readVar } from './environment.ts';
+import { Type, type Static } from 'typebox';
+import { checkBetween, collectConfig, readVariables, Variable, type ConfigProblems } from './environment.ts';
 
 /** How the services reach Kafka, from `KAFKA_*` variables (docs/configuration.md). */
 export interface KafkaConfig {
@@ -22,60 +23,75 @@ export interface KafkaConfig {
   publishTimeoutMs: number;
 }
 
-const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
-const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+const NAME = /^[A-Za-z0-9._-]*$/;
 
-/** The one reading of KAFKA_BROKERS: comma-separated host:port pairs; empty means no Kafka. */
-export function kafkaBrokers(env: NodeJS.ProcessEnv): string[] {
-  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-  const bad = brokers.find((broker) => !BROKER.test(broker));
-  if (bad) throw new ConfigError('KAFKA_BROKERS', `has a bad entry "${bad}" (comma-separated host:port pairs)`);
-  return brokers;
-}
+export const KafkaVariables = Type.Object({
+  KAFKA_BROKERS: Variable.list({
+    description: 'Kafka bootstrap servers, comma-separated `host:port`; unset, the in-process bus',
+    defaultText: 'in-process bus',
+    item: /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/,
+    hint: 'comma-separated host:port pairs',
+    example: 'kafka-0.kafka:9092,kafka-1.kafka:9092',
+  }),
+  KAFKA_CLIENT_ID: Variable.string({ description: 'Kafka client id; each service connects as `<id>-<service>`', default: 'leadforge', pattern: /^[A-Za-z0-9._-]+$/, hint: 'letters, digits, . _ -' }),
+  KAFKA_TOPIC_PARTITIONS: Variable.integer({ description: 'partitions of the topics the services create', default: 6, minimum: 1, maximum: 1000 }),
+  KAFKA_TOPIC_PREFIX: Variable.string({ description: 'put before every topic and consumer group name (several deployments on one cluster)', default: '', defaultText: 'none', pattern: NAME, hint: 'letters, digits, . _ -' }),
+  KAFKA_SASL_MECHANISM: Variable.choice(['plain', 'scram-sha-256', 'scram-sha-512'] as const, { description: 'SASL authentication to the brokers', defaultText: 'none' }),
+  KAFKA_SASL_USERNAME: Variable.string({ description: 'the SASL user; required with `KAFKA_SASL_MECHANISM`' }),
+  KAFKA_SASL_PASSWORD: Variable.string({ description: 'the SASL password; required with `KAFKA_SASL_MECHANISM`', secret: true }),
+  KAFKA_SSL: Variable.boolean({ description: '`true`: TLS to the brokers', defaultText: '`true` when `KAFKA_SSL_CA_FILE` is set, else `false`' }),
+  KAFKA_SSL_CA_FILE: Variable.string({ description: 'a PEM file of the CA to trust instead of the system\'s (implies TLS)' }),
+  KAFKA_PUBLISH_TIMEOUT_MS: Variable.integer({ description: 'a publish the brokers do not acknowledge in this fails; the outbox retries it', default: 15_000, minimum: 1_000, maximum: 600_000 }),
+  KAFKA_SESSION_TIMEOUT_MS: Variable.integer({ description: 'consumer group session timeout', default: 30_000, minimum: 6_000, maximum: 300_000 }),
+  KAFKA_HEARTBEAT_INTERVAL_MS: Variable.integer({ description: 'consumer group heartbeat; at most a third of the session timeout', default: 3_000, minimum: 100, maximum: 100_000 }),
+  KAFKA_CONSUMER_CONCURRENCY: Variable.integer({ description: 'partitions one consumer handles at once; keep below the database pool (10)', default: 2, minimum: 1, maximum: 100 }),
+});
+type KafkaVariables = Static<typeof KafkaVariables>;
 
-function readSasl(env: NodeJS.ProcessEnv): SASLOptions | undefined {
-  const mechanism = readVar(env, 'KAFKA_SASL_MECHANISM')?.toLowerCase();
+function saslOf(vars: KafkaVariables, problems: ConfigProblems): SASLOptions | undefined {
+  const mechanism = vars.KAFKA_SASL_MECHANISM;
   if (!mechanism) return undefined;
-  if (!(SASL_MECHANISMS as readonly string[]).includes(mechanism)) {
-    throw new ConfigError('KAFKA_SASL_MECHANISM', `must be one of ${SASL_MECHANISMS.join(', ')}, got "${mechanism}"`);
-  }
-  const username = readVar(env, 'KAFKA_SASL_USERNAME', { required: true, hint: `the user for ${mechanism}` })!;
-  const password = readVar(env, 'KAFKA_SASL_PASSWORD', { required: true, hint: `the password for ${mechanism}` })!;
-  return { mechanism: mechanism as (typeof SASL_MECHANISMS)[number], username, password } as SASLOptions;
+  if (!vars.KAFKA_SASL_USERNAME) problems.add('KAFKA_SASL_USERNAME', `is required (the user for ${mechanism})`);
+  if (!vars.KAFKA_SASL_PASSWORD) problems.add('KAFKA_SASL_PASSWORD', `is required (the password for ${mechanism})`);
+  return { mechanism, username: vars.KAFKA_SASL_USERNAME ?? '', password: vars.KAFKA_SASL_PASSWORD ?? '' } as SASLOptions;
 }
 
-function readSsl(env: NodeJS.ProcessEnv): { ca?: string } | undefined {
-  const caFile = readVar(env, 'KAFKA_SSL_CA_FILE');
-  if (!readBool(env, 'KAFKA_SSL', Boolean(caFile))) {
-    if (caFile) throw new ConfigError('KAFKA_SSL_CA_FILE', 'is set while KAFKA_SSL=false');
+function sslOf(vars: KafkaVariables, problems: ConfigProblems): { ca?: string } | undefined {
+  const caFile = vars.KAFKA_SSL_CA_FILE;
+  if (!(vars.KAFKA_SSL ?? Boolean(caFile))) {
+    if (caFile) problems.add('KAFKA_SSL_CA_FILE', 'is set while KAFKA_SSL=false');
     return undefined;
   }
   if (!caFile) return {};
   try {
     return { ca: fs.readFileSync(caFile, 'utf8') };
   } catch (error) {
-    throw new ConfigError('KAFKA_SSL_CA_FILE', `cannot be read (${(error as Error).message})`);
+    problems.add('KAFKA_SSL_CA_FILE', `cannot be read (${(error as Error).message})`);
+    return {};
   }
 }
 
-/** Kafka's settings when KAFKA_BROKERS is set, else undefined (the in-process bus). */
-export function readKafkaConfig(env: NodeJS.ProcessEnv, service?: string): KafkaConfig | undefined {
-  const brokers = kafkaBrokers(env);
+/** Kafka's settings when KAFKA_BROKERS names brokers, else undefined (the in-process bus). */
+export function kafkaConfigFrom(vars: KafkaVariables, problems: ConfigProblems, service?: string): KafkaConfig | undefined {
+  const brokers = vars.KAFKA_BROKERS ?? [];
   if (!brokers.length) return undefined;
-  const base = readVar(env, 'KAFKA_CLIENT_ID', { default: 'leadforge', pattern: /^[A-Za-z0-9._-]+$/, hint: 'letters, digits, . _ -' })!;
-  const sessionTimeoutMs = readInt(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000);
   // The group coordinator expects a few heartbeats per session.
-  const heartbeatIntervalMs = readInt(env, 'KAFKA_HEARTBEAT_INTERVAL_MS', 3_000, 100, Math.floor(sessionTimeoutMs / 3));
+  checkBetween(problems, 'KAFKA_HEARTBEAT_INTERVAL_MS', vars.KAFKA_HEARTBEAT_INTERVAL_MS, 100, Math.floor(vars.KAFKA_SESSION_TIMEOUT_MS / 3));
   return {
     brokers,
-    clientId: service ? `${base}-${service}` : base,
-    partitions: readInt(env, 'KAFKA_TOPIC_PARTITIONS', 6, 1, 1000),
-    topicPrefix: readVar(env, 'KAFKA_TOPIC_PREFIX', { default: '', pattern: /^[A-Za-z0-9._-]*$/, hint: 'letters, digits, . _ -' })!,
-    sasl: readSasl(env),
-    ssl: readSsl(env),
-    sessionTimeoutMs,
-    heartbeatIntervalMs,
-    consumerConcurrency: readInt(env, 'KAFKA_CONSUMER_CONCURRENCY', 2, 1, 100),
-    publishTimeoutMs: readInt(env, 'KAFKA_PUBLISH_TIMEOUT_MS', 15_000, 1_000, 600_000),
+    clientId: service ? `${vars.KAFKA_CLIENT_ID}-${service}` : vars.KAFKA_CLIENT_ID,
+    partitions: vars.KAFKA_TOPIC_PARTITIONS,
+    topicPrefix: vars.KAFKA_TOPIC_PREFIX,
+    sasl: saslOf(vars, problems),
+    ssl: sslOf(vars, problems),
+    sessionTimeoutMs: vars.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatIntervalMs: vars.KAFKA_HEARTBEAT_INTERVAL_MS,
+    consumerConcurrency: vars.KAFKA_CONSUMER_CONCURRENCY,
+    publishTimeoutMs: vars.KAFKA_PUBLISH_TIMEOUT_MS,
   };
+}
+
+/** Kafka's settings alone (the bus, the launchers), every problem thrown together. */
+export function readKafkaConfig(env: NodeJS.ProcessEnv, service?: string): KafkaConfig | undefined {
+  return collectConfig((problems) => kafkaConfigFrom(readVariables(KafkaVariables, env, problems), problems, service));
 }

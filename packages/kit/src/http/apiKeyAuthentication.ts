@@ -3,9 +3,6 @@ import { API_KEY_HEADER, matchRoute, type ApiKeyIdentity } from '@leadforge/cont
 import { unauthorized } from './errors.ts';
 import { rateLimited, type CounterStore } from './rateLimits.ts';
 
-/** Requests by one key per minute, across all routes, unless `API_KEY_REQUESTS_PER_MINUTE` says otherwise. */
-export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 120;
-
 export interface ApiKeyOptions {
   /** The owner's (auth's) answer to "whose live key is this?"; `null` for an unknown, revoked or expired key. */
   verify: (key: string) => Promise<ApiKeyIdentity | null>;

@@ -18,8 +18,8 @@ const isLoopback = (address: string | undefined) => !!address && (/^(::ffff:)?12
  * Fastify's `trustProxy`: loopback (where the local gateway and Envoy in the distributed mode run)
  * and the addresses in TRUSTED_PROXIES (comma-separated IPs or CIDRs; in a cluster, the gateway pods').
  */
-export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
-  return ['loopback', ...(env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)];
+export function trustedProxies(configured: string[]): string[] {
+  return ['loopback', ...configured];
 }
 
 /**

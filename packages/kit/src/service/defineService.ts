@@ -1,6 +1,8 @@
 import type { AuthenticationOptions } from '../http/authentication.ts';
 import { perService } from './perService.ts';
 import type { App, ServiceContext, ServiceDefinition } from './service.ts';
+import type { ConfigProblems } from '../config/environment.ts';
+import type { KitConfig } from '../config/kitConfig.ts';
 
 /** What a service runs beside its routes until it stops: a consumer's subscription, a loop, a scheduler. */
 export type Started = { close(): Promise<void> } | { stop(): Promise<void> };
@@ -11,9 +13,14 @@ export function running<T extends { start(): void; stop(): Promise<void> }>(work
   return work;
 }
 
-export interface ServiceParts<R> extends Pick<ServiceDefinition, 'name' | 'migrationsDir' | 'embeddedDatabase'> {
-  /** What the routes and the background work share (keys, clients, stores), built once per start. */
-  runtime(ctx: ServiceContext): R | Promise<R>;
+export interface ServiceParts<R, C = undefined> extends Pick<ServiceDefinition, 'name' | 'migrationsDir' | 'embeddedDatabase' | 'variables'> {
+  /**
+   * Reads the service's own variables (its `config.ts` schema) with the kit's, once, before anything
+   * starts: every problem is added to `problems`, and the start fails naming all of them together.
+   */
+  config?(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: KitConfig): C;
+  /** What the routes and the background work share (keys, clients, stores), built once per start from the configuration read. */
+  runtime(ctx: ServiceContext, config: C): R | Promise<R>;
   /** Overrides how tokens are checked; `runtime` answers the runtime once it is built. */
   authentication?(ctx: ServiceContext, runtime: () => Promise<R>): Partial<AuthenticationOptions>;
   /** Each registers some of the service's routes, in this order. */
@@ -35,13 +42,15 @@ async function stopAll(started: Started[]): Promise<void> {
  * A service's definition from its parts: the runtime built once per start and handed to each route
  * registration and each start, and a stop that ends what was started, last started first.
  */
-export function defineService<R>(parts: ServiceParts<R>): ServiceDefinition & { runtimeOf(ctx: ServiceContext): Promise<R> } {
-  const runtimeOf = perService(async (ctx: ServiceContext) => parts.runtime(ctx));
+export function defineService<R, C = undefined>(parts: ServiceParts<R, C>): ServiceDefinition & { runtimeOf(ctx: ServiceContext): Promise<R> } {
+  // startService read the configuration with `parts.config` below, so it is this service's C.
+  const runtimeOf = perService(async (ctx: ServiceContext) => parts.runtime(ctx, ctx.serviceConfig as C));
   const { authentication } = parts;
   return {
     name: parts.name,
     migrationsDir: parts.migrationsDir,
     embeddedDatabase: parts.embeddedDatabase,
+    ...(parts.config ? { config: parts.config, variables: parts.variables } : {}),
     runtimeOf,
     ...(authentication ? { authentication: (ctx: ServiceContext) => authentication(ctx, () => runtimeOf(ctx)) } : {}),
 

@@ -6,9 +6,10 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import type { TObject } from 'typebox';
 import type { ApiKeyIdentity, ServiceName } from '@leadforge/contracts';
-import { loadKitConfig, type KitConfig } from '../config/kitConfig.ts';
-import { readInt } from '../config/environment.ts';
+import { kitConfigFrom, type KitConfig } from '../config/kitConfig.ts';
+import { ConfigProblems } from '../config/environment.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import type { EmbeddedEngineOptions } from '../db/embeddedEngine.ts';
 import { migrate } from '../db/migrations.ts';
@@ -25,7 +26,6 @@ import { registerMetrics } from '../http/metrics.ts';
 import { serverStopStep } from '../http/serverStop.ts';
 import { postgresAnswers, registerHealth } from '../http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from '../http/authentication.ts';
-import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE } from '../http/apiKeyAuthentication.ts';
 import { InternalClient } from '../http/internalCalls.ts';
 import type { App } from '../http/declaredRoutes.ts';
 import { memoryCounterStore, redisCounterStore, type CounterStore } from '../http/rateLimits.ts';
@@ -37,6 +37,8 @@ export type { App };
 export interface ServiceContext {
   name: ServiceName;
   config: KitConfig;
+  /** The service's own configuration (its `config.ts`), read with the kit's at start. */
+  serviceConfig: unknown;
   env: NodeJS.ProcessEnv;
   db: Db;
   bus: Bus;
@@ -58,6 +60,13 @@ export interface ServiceDefinition {
   migrationsDir?: string;
   /** Tuning of its embedded database in local mode. */
   embeddedDatabase?: EmbeddedEngineOptions;
+  /**
+   * Reads the service's own variables (its `config.ts`) with the kit's, once, before anything starts:
+   * a bad or missing variable is added to `problems`, and the start fails naming every one of them.
+   */
+  config?(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: KitConfig): unknown;
+  /** The schema of the variables `config` reads (its `config.ts`), for docs/configuration.md and the chart's check. */
+  variables?: TObject;
   /** Overrides how tokens are checked (the auth service uses its own keys and users table). */
   authentication?: (ctx: ServiceContext) => Partial<AuthenticationOptions>;
   /** Registers the service's routes. */
@@ -101,10 +110,19 @@ export function replicaName(config: Pick<KitConfig, 'databaseUrl'>, port: number
   return `${os.hostname()}/${port || `${process.pid}-${crypto.randomBytes(4).toString('hex')}`}`;
 }
 
+/** The kit's configuration and the service's own, read once: every problem of both is thrown together. */
+export function serviceConfigOf(def: Pick<ServiceDefinition, 'name' | 'config'>, env: NodeJS.ProcessEnv): { config: KitConfig; serviceConfig: unknown } {
+  const problems = new ConfigProblems();
+  const config = kitConfigFrom(def.name, env, problems);
+  const serviceConfig = def.config?.(env, problems, config);
+  problems.throwIfAny();
+  return { config, serviceConfig };
+}
+
 /** The one way a service starts: config, database and migrations, bus, HTTP server, relay, consumers. */
 export async function startService(def: ServiceDefinition, options: StartOptions = {}): Promise<RunningService> {
   const env = options.env ?? process.env;
-  const config = loadKitConfig(def.name, env);
+  const { config, serviceConfig } = serviceConfigOf(def, env);
   const log = (options.logger ?? pino({ level: config.logLevel })).child({ service: def.name });
   await startTracing(config, log);
 
@@ -114,7 +132,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   // every service of the local stack boots at once on a busy machine: wait for it outside the pool.
   await (db.client as { pglite?: { waitReady: Promise<void> } }).pglite?.waitReady;
   await migrate(db, def.migrationsDir);
-  const bus = options.bus ?? createBus(env, log, def.name);
+  const bus = options.bus ?? createBus(config.kafka, log);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const internal = new InternalClient(config.serviceUrls, config.internalToken);
   const replica = replicaName(config, options.port ?? config.port);
@@ -125,7 +143,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
   const host = { name: def.name, db, bus, log };
   const ctx: ServiceContext = {
-    name: def.name, config, env, db, bus, log, internal, relay, redis, counters, replica,
+    name: def.name, config, serviceConfig, env, db, bus, log, internal, relay, redis, counters, replica,
     consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
   };
 
@@ -136,7 +154,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     bodyLimit: REQUEST_BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    trustProxy: trustedProxies(env),
+    trustProxy: trustedProxies(config.trustedProxies),
     ...detailedFrameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -163,7 +181,7 @@ export async function startService(def: ServiceDefinition, options: StartOptions
     apiKeys: {
       verify: (key) => internal.call<ApiKeyIdentity | null>('auth', 'POST', '/internal/api-keys/verify', { body: { key }, timeoutMs: 2000, idempotent: true })
         .catch((err) => { if (err?.statusCode === 404) return null; throw err; }),
-      limit: { store: counters, perMinute: readInt(env, 'API_KEY_REQUESTS_PER_MINUTE', DEFAULT_API_KEY_REQUESTS_PER_MINUTE, 1) },
+      limit: { store: counters, perMinute: config.apiKeyRequestsPerMinute },
       ...overrides.apiKeys,
     },
   });

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { ConfigError, readVar, type KitConfig } from '@leadforge/kit/config';
+import type { KitConfig } from '@leadforge/kit/config';
+import type { AuthConfig } from '../config.ts';
 
 export interface MailMessage {
   to: string;
@@ -69,12 +70,9 @@ function emlFileTransport(dir: string, from: string, log: Logger): MailTransport
  * `SMTP_URL` picks SMTP; without it, `.eml` files under `$DATA_DIR/mail/`, which production refuses
  * unless it runs with the labelled stand-ins on loopback (`npm run start:distributed`).
  */
-export function mailTransportFrom(env: NodeJS.ProcessEnv, config: KitConfig, log: Logger): MailTransport {
-  const smtpUrl = readVar(env, 'SMTP_URL', { pattern: /^smtps?:\/\/[^\s]+$/, hint: 'smtp://user:pass@smtp.example.com:587' });
-  const from = readVar(env, 'MAIL_FROM', { default: `Leadforge <no-reply@${new URL(config.publicUrl).hostname}>` })!;
-  if (smtpUrl) return smtpTransport(smtpUrl, from);
-  if (config.requireRealProviders) throw new ConfigError('SMTP_URL', 'is required in production (smtp://user:pass@smtp.example.com:587)');
+export function mailTransportFrom(mail: Pick<AuthConfig, 'smtpUrl' | 'mailFrom'>, config: Pick<KitConfig, 'dataDir'>, log: Logger): MailTransport {
+  if (mail.smtpUrl) return smtpTransport(mail.smtpUrl, mail.mailFrom);
   // An in-memory run (tests) has no data folder of its own: its mail goes to the temp folder.
   const dataDir = config.dataDir === ':memory:' ? path.join(os.tmpdir(), 'leadforge') : path.resolve(config.dataDir);
-  return emlFileTransport(path.join(dataDir, 'mail'), from, log);
+  return emlFileTransport(path.join(dataDir, 'mail'), mail.mailFrom, log);
 }

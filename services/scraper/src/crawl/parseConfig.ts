@@ -1,5 +1,5 @@
-import { readInt } from '@leadforge/kit/config';
 import { DEFAULT_MAX_DEPTH } from '../extract/index.ts';
+import type { ScraperConfig } from '../config.ts';
 import { cpuBudget } from './cpuBudget.ts';
 
 /** How untrusted pages are parsed: off the event loop, within a time and a nesting budget. */
@@ -12,11 +12,11 @@ export interface ParseConfig {
   maxDepth: number;
 }
 
-/** One core (of those the process may use) is left to the event loop (HTTP, the bus, the database). */
-export function loadParseConfig(env: NodeJS.ProcessEnv): ParseConfig {
+/** The configured parsing, its unset parts the defaults: one core (of those the process may use) is left to the event loop. */
+export function parseConfigOf(configured: ScraperConfig['parse']): ParseConfig {
   return {
-    workers: readInt(env, 'SCRAPER_PARSE_WORKERS', Math.max(1, cpuBudget() - 1), 1, 64),
-    timeoutMs: readInt(env, 'SCRAPER_PARSE_TIMEOUT_MS', 3_000, 1, 60_000),
-    maxDepth: readInt(env, 'SCRAPER_PARSE_MAX_DEPTH', DEFAULT_MAX_DEPTH, 16, 5_000),
+    workers: configured.workers ?? Math.max(1, cpuBudget() - 1),
+    timeoutMs: configured.timeoutMs,
+    maxDepth: configured.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
 }

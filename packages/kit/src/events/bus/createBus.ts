@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { KEPT_TOPICS } from '@leadforge/contracts';
 import type { Bus, Subscription } from './bus.ts';
 import { createKafkaBus } from './kafkaBus.ts';
-import { readKafkaConfig } from '../../config/kafkaConfig.ts';
+import { readKafkaConfig, type KafkaConfig } from '../../config/kafkaConfig.ts';
 import { createMemoryBus } from './memoryBus.ts';
 
 let processBus: Bus | undefined;
@@ -44,7 +44,8 @@ function handleOn(shared: Bus): Bus {
  * retained topics into its own new consumer groups.
  */
 export function createStackBus(env: NodeJS.ProcessEnv, logger: Logger): Bus {
-  return readKafkaConfig(env) ? createBus(env, logger) : createMemoryBus();
+  const kafka = readKafkaConfig(env);
+  return kafka ? createBus(kafka, logger) : createMemoryBus();
 }
 
 /** Settings for a topic the Kafka bus creates itself (external Kafka; the chart declares its own). */
@@ -53,12 +54,10 @@ export function kafkaTopicConfig(topic: string): Record<string, string> {
 }
 
 /**
- * Kafka when `KAFKA_BROKERS` is set, otherwise a handle on the process's shared in-process bus.
- * `service` names the Kafka client (`${KAFKA_CLIENT_ID}-${service}`); a bus shared by several
- * services of one process goes without.
+ * Kafka with these settings (the kit's configuration when `KAFKA_BROKERS` is set: its client id
+ * names the service), otherwise a handle on the process's shared in-process bus.
  */
-export function createBus(env: NodeJS.ProcessEnv, logger: Logger, service?: string): Bus {
-  const kafka = readKafkaConfig(env, service);
+export function createBus(kafka: KafkaConfig | undefined, logger: Logger): Bus {
   if (!kafka) return handleOn(sharedMemoryBus());
   return createKafkaBus({
     brokers: kafka.brokers,
