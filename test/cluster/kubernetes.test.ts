@@ -23,7 +23,7 @@ import { containerEngine, imageOf } from '../../stack/src/infrastructure/contain
 import { startFixtureWebProcess, type FixtureWebProcess } from '../../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { panelQueries } from './support/dashboardQueries.ts';
+import { emptyPanels } from './support/dashboardQueries.ts';
 import { clusterCommand, kubectlRunner, readClusterInfo, type ClusterInfo } from './support/clusterCommands.ts';
 
 const NAMESPACE = 'leadforge';
@@ -240,20 +240,12 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
     expect((await api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'Rome', quantity: 3 }, user.auth)).status).toBe(200);
     expect((await api('POST', '/api/contact', { name: 'Watcher', email: 'watcher@example.com', message: 'Hello from the cluster', recaptcha_token: `local-test.${'c'.repeat(32)}` })).status).toBe(201);
     await waitFor(async () => ((await query('/api/v1/rules')).groups as Array<{ rules: Array<{ health: string }> }>).flatMap((g) => g.rules), { until: (list) => list.every((r) => r.health === 'ok'), timeoutMs: 60_000, what: 'every rule evaluated' });
-    const queries = panelQueries();
     const start = Date.now() / 1000 - 1800;
     let empty: string[] = ['nothing read yet'];
     await waitFor(async () => {
-      const now = Date.now() / 1000;
-      const results = await Promise.all(queries.map(async (q) => {
-        const data = q.instant
-          ? await query(`/api/v1/query?${new URLSearchParams({ query: q.expr, time: String(now) })}`)
-          : await query(`/api/v1/query_range?${new URLSearchParams({ query: q.expr, start: String(start), end: String(now), step: '10' })}`);
-        return { where: q.where, series: (data.result as unknown[]).length };
-      }));
       // The release buys through billing's test checkout (the chart's development mode), which calls no PayPal:
       // the PayPal panels are checked against a PayPal stand-in in test/distributed.
-      empty = results.filter((r) => r.series === 0 && !/paypal/i.test(r.where)).map((r) => r.where);
+      empty = (await emptyPanels(query, start, 10)).filter((where) => !/paypal/i.test(where));
       return empty;
     }, { until: (list) => list.length === 0, timeoutMs: 120_000, intervalMs: 5000, what: 'a series for every panel' }).catch(() => undefined);
     expect(empty).toEqual([]);

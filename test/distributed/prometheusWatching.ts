@@ -17,7 +17,7 @@ import { waitFor } from '@leadforge/testing';
 import { REPO_ROOT } from '../../deploy/workspaceServices.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { panelQueries } from '../cluster/support/dashboardQueries.ts';
+import { emptyPanels, panelQueries } from '../cluster/support/dashboardQueries.ts';
 import type { PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import type { DistributedStackProcess } from '../support/distributedStack.ts';
 
@@ -89,14 +89,7 @@ export function describePrometheusWatching(shared: () => { stack: DistributedSta
       // The rate windows need a few scrapes after the traffic; a timeout leaves the last look, naming every empty panel.
       let empty: string[] = ['nothing read yet'];
       await waitFor(async () => {
-        const now = Date.now() / 1000;
-        const results = await Promise.all(queries.map(async (q) => {
-          const data = q.instant
-            ? await query(`/api/v1/query?${new URLSearchParams({ query: q.expr, time: String(now) })}`)
-            : await query(`/api/v1/query_range?${new URLSearchParams({ query: q.expr, start: String(startedAt), end: String(now), step: '5' })}`);
-          return { where: q.where, expr: q.expr, series: (data.result as Series[]).length };
-        }));
-        empty = results.filter((r) => r.series === 0).map((r) => `${r.where}: ${r.expr}`);
+        empty = await emptyPanels(query, startedAt, 5);
         return empty;
       }, { until: (list) => list.length === 0, timeoutMs: 90_000, intervalMs: 5000, what: 'a series for every panel' }).catch(() => undefined);
       expect(empty).toEqual([]);

@@ -35,3 +35,18 @@ export function panelQueries(): Array<Query & { instant: boolean }> {
       instant: Boolean(target.instant),
     }))));
 }
+
+/**
+ * The panels whose query finds no series (named with their expression), read once through `query`
+ * (a Prometheus API call answering its `data`): range queries from `startSeconds` in `stepSeconds`.
+ */
+export async function emptyPanels(query: (pathAndQuery: string) => Promise<{ result: unknown[] }>, startSeconds: number, stepSeconds: number): Promise<string[]> {
+  const now = Date.now() / 1000;
+  const results = await Promise.all(panelQueries().map(async (q) => {
+    const data = q.instant
+      ? await query(`/api/v1/query?${new URLSearchParams({ query: q.expr, time: String(now) })}`)
+      : await query(`/api/v1/query_range?${new URLSearchParams({ query: q.expr, start: String(startSeconds), end: String(now), step: String(stepSeconds) })}`);
+    return { where: q.where, expr: q.expr, series: data.result.length };
+  }));
+  return results.filter((r) => r.series === 0).map((r) => `${r.where}: ${r.expr}`);
+}
