@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../stack/src/freePort.ts';
-import { waitFor } from '@leadforge/testing';
+// waitFor alone: this file loads with every test file (eachFileCleanup.ts), and the package's index loads
+// the bus, which a test replacing kafkajs (bus.kafka.pacing.test.ts) must load after its replacement.
+import { waitFor } from '@leadforge/testing/waitFor';
 import { isolatedEnv, startProductProcess } from './productProcess.ts';
 
 /**
