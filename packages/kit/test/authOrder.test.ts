@@ -1,13 +1,20 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declareRoutes } from '@leadforge/contracts';
 import { startServiceForTest } from '@leadforge/testing';
+import { handle } from '../src/http/declaredRoutes.ts';
 import type { RunningService, ServiceDefinition } from '../src/service/service.ts';
 
+// Routes registered as every service registers them: against their declaration, its access included.
+const THINGS = declareRoutes('contact', {
+  user: { method: 'POST', path: '/things', access: 'user', schema: { body: Type.Object({ n: Type.Integer() }) } },
+  admin: { method: 'POST', path: '/admin-things', access: 'admin', schema: { body: Type.Object({ n: Type.Integer() }) } },
+});
 const guarded: ServiceDefinition = {
   name: 'contact',
   async routes(app) {
-    app.post('/things', { schema: { body: Type.Object({ n: Type.Integer() }) }, preHandler: app.requireUser }, async () => ({ ok: true }));
-    app.post('/admin-things', { schema: { body: Type.Object({ n: Type.Integer() }) }, preHandler: [app.requireAdmin] }, async () => ({ ok: true }));
+    handle(app, THINGS.user, async () => ({ ok: true }));
+    handle(app, THINGS.admin, async () => ({ ok: true }));
   },
 };
 
