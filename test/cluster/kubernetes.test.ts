@@ -85,10 +85,6 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
 
     // The provider stand-ins inside the cluster's namespace, on the node's address, where pods reach them.
     web = await startFixtureWebProcess({ sites: 150, latencyMs: 60, host: info.node_ip }, { netns: info.netns });
-    // The fixture hosts as the cluster's DNS answers them: a zone of CoreDNS's (its reload plugin reads the change).
-    const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
-    const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
-    await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
     // Configuration passes through: cluster:up again, with the product variables start:distributed would pass.
     productEnv = {
       ...baseEnv,
@@ -102,6 +98,17 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
       BILLING_ORDERS_PER_USER_PER_HOUR: '1000000',
     };
     await clusterCommand('up', productEnv, (line) => upOutput.push(line));
+    // The fixture hosts as the cluster's DNS answers them: a zone of CoreDNS's, added after cluster:up (which
+    // applies CoreDNS's own configuration), read by its reload plugin; the scraper resolves each site it reads.
+    const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
+    const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
+    await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
+    const clusterDns = JSON.parse(await kubectl(['get', 'service', 'kube-dns', '-n', 'kube-system', '-o', 'json'])).spec.clusterIP as string;
+    const resolveInside = () => {
+      const script = `const r = new (require('node:dns').promises.Resolver)(); r.setServers(['${clusterDns}']); r.resolve4('site-000.fixture.test').then((a) => console.log(a.join(',')), () => console.log('none'));`;
+      return execFileSync('nsenter', [`--net=${info.netns}`, process.execPath, '-e', script], { encoding: 'utf8' }).trim();
+    };
+    await waitFor(async () => resolveInside(), { until: (answer) => answer === info.node_ip, timeoutMs: 180_000, intervalMs: 2000, what: 'the cluster DNS answering the fixture hosts' });
   }, 3_600_000);
 
   afterAll(async () => {
@@ -158,11 +165,11 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
     const { messages } = await readFeed(`${info.gateway}/api/lead-searches/${id}/events`, user.auth, { until: (m) => m.event === 'finished', timeoutMs: 300_000 });
     const leads = messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads);
     const finished = messages.find((m) => m.event === 'finished')?.data;
-    console.log(`  first search: ${leads.length} of 20 leads, finished ${JSON.stringify(finished)}`);
-    expect(finished).toMatchObject({ status: 'completed' });
-    expect(leads.length).toBeGreaterThan(0);
+    // The sites were read: most of their emails are on their pages, not in the map's tags.
+    expect({ leads: leads.length, finished }).toMatchObject({ leads: 20, finished: { status: 'completed', stats: { with_email: expect.any(Number) } } });
+    expect(finished.stats.with_email).toBeGreaterThan(0);
     for (const lead of leads) expect(lead.email || lead.phone, JSON.stringify(lead)).toBeTruthy();
-    await waitFor(() => balance(user.auth), { until: (b) => b === 110 - leads.length, timeoutMs: 60_000, what: 'one credit per lead delivered' });
+    await waitFor(() => balance(user.auth), { until: (b) => b === 90, timeoutMs: 60_000, what: 'one credit per lead delivered' });
     expect(leads.every((lead: { website?: string }) => /fixture\.test/.test(lead.website ?? ''))).toBe(true);
   }, 600_000);
 
