@@ -264,6 +264,7 @@ export async function clusterDown(env: NodeJS.ProcessEnv = process.env): Promise
   }
   if (alive(state.pid)) {
     log(`stopping the cluster (daemon ${state.pid})`);
+    const netns = namespaceOf(state.pid);
     process.kill(state.pid, 'SIGTERM');
     const deadline = Date.now() + 180_000;
     while (alive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -271,6 +272,7 @@ export async function clusterDown(env: NodeJS.ProcessEnv = process.env): Promise
       process.kill(state.pid, 'SIGKILL');
       throw new Error(`the cluster's daemon did not stop within 3 minutes (killed; logs: ${paths.logs})`);
     }
+    if (netns) await namespaceEmptied(netns);
   }
   // Whatever a daemon that died could not put back.
   for (const [key, value] of Object.entries(state.sysctls)) {
@@ -281,6 +283,39 @@ export async function clusterDown(env: NodeJS.ProcessEnv = process.env): Promise
   fs.rmSync(paths.clusterJson, { force: true });
   fs.rmSync(paths.runDir, { recursive: true, force: true });
   log('the cluster is stopped: no process, mount, cgroup or namespace of it is left');
+}
+
+function namespaceOf(pid: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/ns/net`);
+  } catch {
+    return undefined;
+  }
+}
+
+const processesIn = (netns: string) => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && namespaceOf(Number(pid)) === netns).map(Number);
+
+/**
+ * The daemon has killed its cgroup's processes when it exits, but a killed container's processes can
+ * take a moment to be gone: down returns once none is left in the namespace (the last ones killed).
+ */
+async function namespaceEmptied(netns: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let killed = false;
+  while (processesIn(netns).length > 0) {
+    if (Date.now() > deadline - 30_000 && !killed) {
+      for (const pid of processesIn(netns)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      killed = true;
+    }
+    if (Date.now() > deadline) throw new Error(`processes still in the cluster's namespace: ${processesIn(netns).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
