@@ -121,6 +121,9 @@ for (const kind of kinds) {
         expect(answer.status, JSON.stringify(change)).toBe(400);
         expect(answer.body.detail).toBeTruthy();
       }
+      for (const change of [{}, { colour: 'blue' }]) {
+        expect((await t.call('PATCH', `/api/monitors/${monitor.id}`, change, user.token)).body.detail).toBe('Give at least one of status, max_leads_per_run, frequency, notify_email');
+      }
 
       expect((await t.call('DELETE', `/api/monitors/${monitor.id}`, undefined, user.token)).status).toBe(204);
       expect((await t.call('GET', `/api/monitors/${monitor.id}`, undefined, user.token)).status).toBe(404);

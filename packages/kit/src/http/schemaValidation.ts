@@ -26,5 +26,15 @@ function buildAjv(coerceTypes: Options['coerceTypes']): Ajv {
 export function schemaValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const forBody = buildAjv(false);
   const forText = buildAjv('array');
-  return ({ schema, httpPart }) => (httpPart === 'body' ? forBody : forText).compile(schema as object) as never;
+  return ({ schema, httpPart }) => (httpPart === 'body' ? forBody : forText).compile(countAfterStripping(schema as Record<string, unknown>)) as never;
+}
+
+/**
+ * Ajv counts an object's properties (`minProperties`) before it strips the unknown ones, so a body of
+ * unknown fields only would pass and arrive empty: the count is checked again once they are gone.
+ */
+function countAfterStripping(schema: Record<string, unknown>): object {
+  if (typeof schema.minProperties !== 'number') return schema;
+  const messages = schema.errorMessage as Record<string, unknown> | undefined;
+  return { allOf: [schema, { minProperties: schema.minProperties, ...(messages?.minProperties ? { errorMessage: { minProperties: messages.minProperties } } : {}) }] };
 }
