@@ -24,6 +24,7 @@ import { startPostgres, type PostgresServer } from '../infrastructure/postgresSe
 import { startPrometheus, type PrometheusServer } from '../infrastructure/prometheusServer.ts';
 import { startRedis, type RedisServer } from '../infrastructure/redisServer.ts';
 import { spawnServer, waitUntilReady, type ServerProcess } from '../infrastructure/serverProcess.ts';
+import { clusterCgroupsRemoved, clusterPids, enterClusterCgroup, pidsUnder } from './clusterCgroups.ts';
 import { CGROUP_ROOT, clusterComponents, API_SERVER_URL, type ClusterComponent } from './clusterComponents.ts';
 import {
   BACKING_PORTS, KUBELET_HOST_SYSCTLS, NODE_CIDR, NODE_IP, POD_CIDR, RELEASE_NAMESPACE, SERVICE_CIDR, clusterPaths,
@@ -62,49 +63,6 @@ function restoreHostSysctls(): string[] {
   return restored;
 }
 
-/** Cgroup v1 hierarchies mounted here (cpu, memory, pids, ..., the systemd named one). */
-function cgroupHierarchies(): string[] {
-  return fs.readdirSync('/sys/fs/cgroup').map((name) => path.join('/sys/fs/cgroup', name))
-    .filter((dir) => fs.existsSync(path.join(dir, 'cgroup.procs')) && !fs.lstatSync(dir).isSymbolicLink());
-}
-
-/**
- * The cluster's cgroup in every hierarchy, with this process moved into `<root>/daemon` of the pids
- * hierarchy: everything it starts, containerd's shims included, and every container (kubelet puts
- * pods under `<root>/kubepods`) is then found under one tree, which stop() empties and removes.
- */
-function enterClusterCgroup(): void {
-  for (const hierarchy of cgroupHierarchies()) {
-    const root = path.join(hierarchy, CGROUP_ROOT);
-    fs.mkdirSync(root, { recursive: true });
-    if (path.basename(hierarchy) === 'cpuset') {
-      // A new cpuset cgroup has no cpus or memory nodes until given its parent's.
-      for (const file of ['cpuset.cpus', 'cpuset.mems']) {
-        if (!fs.readFileSync(path.join(root, file), 'utf8').trim()) fs.writeFileSync(path.join(root, file), fs.readFileSync(path.join(hierarchy, file), 'utf8'));
-      }
-    }
-  }
-  const daemonGroup = path.join('/sys/fs/cgroup/pids', CGROUP_ROOT, 'daemon');
-  fs.mkdirSync(daemonGroup, { recursive: true });
-  fs.writeFileSync(path.join(daemonGroup, 'cgroup.procs'), String(process.pid));
-}
-
-function pidsUnder(dir: string): number[] {
-  if (!fs.existsSync(dir)) return [];
-  const own = fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
-  const nested = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) => pidsUnder(path.join(dir, e.name)));
-  return [...own, ...nested];
-}
-
-function removeCgroupTree(dir: string): void {
-  if (!fs.existsSync(dir)) return;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
-  try {
-    fs.rmdirSync(dir);
-  } catch (err) {
-    log(`could not remove cgroup ${dir}: ${(err as Error).message}`);
-  }
-}
 
 /**
  * The namespace's own network: loopback, the node's address on one end of a veth pair whose other end
@@ -316,13 +274,11 @@ async function stop(): Promise<void> {
   await Promise.allSettled([backing.prometheus?.stop(), backing.kafka?.stop(), backing.redis?.stop(), backing.postgres?.stop(), backing.registry?.stop(10_000)]);
   for (const name of ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd']) await byName(name)?.stop(15_000);
   // Whatever is left in the cluster's cgroup (the servers' watchdogs, a process that outlived its parent).
-  await killAll(() => pidsUnder(path.join('/sys/fs/cgroup/pids', CGROUP_ROOT)).filter((pid) => pid !== process.pid));
-  for (const hierarchy of cgroupHierarchies()) {
-    if (path.basename(hierarchy) !== 'pids') removeCgroupTree(path.join(hierarchy, CGROUP_ROOT));
-  }
-  // Last, the tree this process is in: it moves to the root first.
+  await killAll(() => clusterPids().filter((pid) => pid !== process.pid));
+  // This process leaves the tree first; what a late exit still holds, cluster:down removes after it.
   fs.writeFileSync('/sys/fs/cgroup/pids/cgroup.procs', String(process.pid));
-  removeCgroupTree(path.join('/sys/fs/cgroup/pids', CGROUP_ROOT));
+  const left = await clusterCgroupsRemoved(10_000);
+  if (left.length) log(`cgroups still busy, left for cluster:down: ${left.join(', ')}`);
   const restored = restoreHostSysctls();
   if (restored.length) log(`put back ${restored.join(', ')}`);
   fs.rmSync(paths.runDir, { recursive: true, force: true });
@@ -331,7 +287,7 @@ async function stop(): Promise<void> {
 
 /** Processes of the cluster's cgroup whose program name matches. */
 function processesNamed(pattern: RegExp): number[] {
-  return pidsUnder(path.join('/sys/fs/cgroup/pids', CGROUP_ROOT)).filter((pid) => {
+  return clusterPids().filter((pid) => {
     try {
       return pattern.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
     } catch {

@@ -14,6 +14,7 @@ import { containerEngine, imageOf } from '../infrastructure/containers.ts';
 import { ensureKafka } from '../infrastructure/kafkaBroker.ts';
 import { SERVICES } from '@leadforge/contracts';
 import { addonManifests } from './clusterAddons.ts';
+import { clusterCgroupsRemoved, clusterPids } from './clusterCgroups.ts';
 import { ensureAddonImages, importImages } from './clusterImages.ts';
 import {
   BACKING_PORTS, GATEWAY_NODE_PORT, KUBELET_HOST_SYSCTLS, NODE_IP, RELEASE_NAME, RELEASE_NAMESPACE, API_PORT, clusterPaths, type ClusterPaths,
@@ -274,6 +275,16 @@ export async function clusterDown(env: NodeJS.ProcessEnv = process.env): Promise
     }
     if (netns) await namespaceEmptied(netns);
   }
+  // A process that left late kept its cgroups busy when the daemon removed them (or the daemon died).
+  for (const pid of clusterPids()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const cgroupsLeft = await clusterCgroupsRemoved(30_000);
+  if (cgroupsLeft.length) throw new Error(`the cluster's cgroups could not be removed in ${cgroupsLeft.join(', ')} (still busy: ${clusterPids().join(', ') || 'no process'})`);
   // Whatever a daemon that died could not put back.
   for (const [key, value] of Object.entries(state.sysctls)) {
     const file = path.join('/proc/sys', key);
