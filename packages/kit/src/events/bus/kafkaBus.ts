@@ -2,7 +2,7 @@ import type { ConnectionOptions } from 'node:tls';
 import kafkajs, { type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Bus, SubscribeOptions, Subscription } from './bus.ts';
-import { GroupMember } from './kafkaGroupMember.ts';
+import { GroupMember, type GroupMemberSettings } from './kafkaGroupMember.ts';
 import { kafkaProducer, orderedPublisher, withTimeout } from './kafkaProducer.ts';
 import { kafkaTopics } from './kafkaTopics.ts';
 // Before any client connects: an idle connection otherwise spins a timer (see the module).
@@ -99,7 +99,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     topicConfig: options.topicConfig,
   });
   const publish = orderedPublisher({ producer, topics, prefix, publishTimeoutMs: options.publishTimeoutMs ?? 15_000 });
-  const memberSettings = {
+  const memberSettings: GroupMemberSettings = {
     kafka,
     prefix,
     logger,

@@ -25,7 +25,7 @@ export function kafkaProducer(kafka: Kafka): Producer {
 }
 
 export interface PublisherSettings {
-  /** Connected by the bus before it sends: its topics are ensured first, which connects. */
+  /** Connected as the topics of a send are ensured: ensuring connects the bus's clients. */
   producer: Producer;
   topics: KafkaTopics;
   prefix: string;
