@@ -28,7 +28,7 @@ import { postgresAnswers, registerHealth } from '../http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from '../http/authentication.ts';
 import { InternalClient } from '../http/internalCalls.ts';
 import type { App } from '../http/declaredRoutes.ts';
-import { memoryCounterStore, redisCounterStore, type CounterStore } from '../http/rateLimits.ts';
+import { registerRateLimits, type CounterStore } from '../http/rateLimits.ts';
 import { startTracing } from '../tracing.ts';
 
 export type { App };
@@ -140,13 +140,6 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   // poll is then only a fallback. Replicas sharing a database server see each other's rows only by
   // polling, at the relay's own default.
   const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? undefined : EMBEDDED_OUTBOX_POLL_MS });
-  const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
-  const host = { name: def.name, db, bus, log };
-  const ctx: ServiceContext = {
-    name: def.name, config, serviceConfig, env, db, bus, log, internal, relay, redis, counters, replica,
-    consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
-  };
-
   let shuttingDown = false;
   const fastifyLog: FastifyBaseLogger = log;
   const app: App = Fastify({
@@ -165,6 +158,12 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   registerHostileInputChecks(app);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   registerMetrics(app, def.name);
+  const counters = await registerRateLimits(app, redis);
+  const host = { name: def.name, db, bus, log };
+  const ctx: ServiceContext = {
+    name: def.name, config, serviceConfig, env, db, bus, log, internal, relay, redis, counters, replica,
+    consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
+  };
   // PostgreSQL is checked on a connection of its own, never queued behind the pool's work.
   const databaseProbe = config.databaseUrl ? postgresAnswers(config.databaseUrl) : undefined;
   registerHealth(app, [
