@@ -14,6 +14,8 @@ import { openDatabase, type Db } from '../db/database.ts';
 import type { EmbeddedEngineOptions } from '../db/embeddedEngine.ts';
 import { migrate } from '../db/migrations.ts';
 import type { Bus, Subscription } from '../events/bus/bus.ts';
+import type { QueueDeclaration } from '../work/leasedQueue.ts';
+import { registerParkedWorkRoutes } from './parkedWorkRoutes.ts';
 import { createBus } from '../events/bus/createBus.ts';
 import { OutboxRelay } from '../events/outbox/outbox.ts';
 import { consume, type ConsumeOptions, type EventHandlers } from '../events/consumer/eventConsumer.ts';
@@ -26,7 +28,7 @@ import { registerMetrics } from '../http/metrics.ts';
 import { serverStopStep } from '../http/serverStop.ts';
 import { postgresAnswers, registerHealth } from '../http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from '../http/authentication.ts';
-import { InternalClient } from '../http/internalCalls.ts';
+import { InternalClient, internalGuard } from '../http/internalCalls.ts';
 import type { App } from '../http/declaredRoutes.ts';
 import { registerRateLimits, type CounterStore } from '../http/rateLimits.ts';
 import { startTracing } from '../tracing.ts';
@@ -69,6 +71,8 @@ export interface ServiceDefinition {
   variables?: TObject;
   /** Overrides how tokens are checked (the auth service uses its own keys and users table). */
   authentication?: (ctx: ServiceContext) => Partial<AuthenticationOptions>;
+  /** The service's queues (LeasedQueue), for the parked-work view and its replay (`/internal/parked-work`). */
+  queues?: readonly QueueDeclaration[];
   /** Registers the service's routes. */
   routes(app: App, ctx: ServiceContext): Promise<void>;
   /** Starts consumers and background work once the database is ready; returns how to stop them. */
@@ -184,6 +188,8 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       ...overrides.apiKeys,
     },
   });
+  app.decorate('requireInternal', internalGuard(config.internalToken));
+  registerParkedWorkRoutes(app, def.name, db, def.queues ?? []);
   await def.routes(app, ctx);
 
   await app.listen({ host: config.host, port: options.port ?? config.port });
