@@ -42,7 +42,7 @@ export interface WebhookSender {
  */
 export const WEBHOOK_DELIVERIES: QueueDeclaration = {
   queue: 'webhooks',
-  table: { table: 'webhook_deliveries', pending: "status = 'pending'", parked: "status = 'failed'", order: 'next_attempt_at' },
+  table: { table: 'webhook_deliveries', pending: "status = 'pending'", parked: "status = 'failed'", order: 'next_attempt_at', lastErrorColumn: 'last_error' },
   unpark: { status: 'pending' },
 };
 
@@ -120,9 +120,11 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
       results.delete(delivery.id);
       if (!attempted) return;
       const { result, attemptedAt } = attempted;
+      // Numbered after those already recorded: a replayed delivery starts its attempts again from one.
+      const recordedBefore = await trx('webhook_attempts').where({ delivery_id: delivery.id }).max({ last: 'attempt' }).first();
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
-        attempt: delivery.attempts,
+        attempt: Number(recordedBefore?.last ?? 0) + 1,
         attempted_at: attemptedAt,
         status_code: result.statusCode,
         error: result.error,
