@@ -107,7 +107,7 @@ export function ParkedWorkTab() {
           <p className="muted">{filtered ? 'Nothing parked matches these filters' : 'Nothing is parked: every queue, outbox and consumer is keeping up'}</p>
         ) : (
           <div className="admin-table-wrap">
-            <table className="admin-table admin-table-cards" data-testid="parked-work">
+            <table className="admin-table admin-table-cards admin-parked-table" data-testid="parked-work">
               <thead>
                 <tr><th>Service</th><th>Kind</th><th>Name</th><th>Key</th><th>Attempts</th><th>Parked</th><th>Last error</th><th>Actions</th></tr>
               </thead>
