@@ -43,6 +43,7 @@ export async function registerRateLimits(app: FastifyInstance, redis?: Redis): P
       }
       subjects.set(request, subject);
       const answer = await counter(request);
+      // Only a request on the plugin's allow list is let through uncounted; none is given one.
       if (answer.isAllowed) return { count: 0, resetMs: windowMs };
       return { count: UNBOUNDED - answer.remaining, resetMs: answer.ttl > 0 ? answer.ttl : windowMs };
     },
