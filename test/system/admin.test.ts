@@ -35,6 +35,9 @@ const SAMPLES: Record<string, (ids: Ids) => Sample> = {
   'POST /api/scrape': (ids) => ({ body: { url: ids.scrapeUrl } }),
   'GET /api/admin/affiliate-payouts': () => ({}),
   'POST /api/admin/affiliate-payouts': () => ({ body: {}, notAsAdmin: 'runs a real payout batch; covered by the affiliate service tests' }),
+  'GET /api/admin/parked-work': () => ({}),
+  // Nothing is parked in a fresh product: the replay runs through billing and replays nothing.
+  'POST /api/admin/parked-work/replay': () => ({ body: { service: 'billing', kind: 'outbox' } }),
 };
 
 describe('admin through the local stack, started as `npm start` starts it', () => {

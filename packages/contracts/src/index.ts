@@ -17,3 +17,5 @@ export * from './api/scraperAdmin.ts';
 export * from './api/admin.ts';
 export * from './internal/billing.ts';
 export * from './internal/accountData.ts';
+export * from './internal/parkedWork.ts';
+export * from './api/parkedWork.ts';

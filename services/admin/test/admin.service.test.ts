@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '@leadforge/contracts';
 import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
@@ -36,7 +37,7 @@ for (const kind of kinds) {
 
     it('refuses every admin route of the route table without a token (401) and for a user (403), directly at the service', async () => {
       const own = ROUTES.filter((r) => r.service === 'admin');
-      expect(own.length).toBe(5);
+      expect(own.length).toBe(7);
       for (const route of own) {
         const body = route.method === 'POST' ? { user_id: ada.id, credits_change: 1 } : undefined;
         expect({ route: route.path, status: (await h.call(route.method, route.path, body)).status }).toEqual({ route: route.path, status: 401 });
@@ -296,6 +297,39 @@ for (const kind of kinds) {
       expect(seen).toHaveLength(31);
       expect(new Set(seen).size).toBe(31);
       expect(seen[0]).toBe('search-1');
+    });
+
+    it('lists every service\'s parked work, says which service did not answer, and replays through the owner', async () => {
+      const eventId = crypto.randomUUID();
+      const envelope = { id: eventId, type: 'credits.changed', version: 1, occurred_at: new Date().toISOString(), key: ada.id, data: {} };
+      await h.billing.ctx.db('kit_outbox').insert({ event_id: eventId, topic: `parked-work-check-${kind}`, key: ada.id, envelope: JSON.stringify(envelope), parked_at: new Date(), last_error: 'the broker refused it' });
+      const { seq } = await h.billing.ctx.db('kit_outbox').where({ event_id: eventId }).first('seq');
+
+      const all = await h.call('GET', '/api/admin/parked-work', undefined, asRoot());
+      expect(all.status).toBe(200);
+      expect(all.body.items).toEqual([{
+        service: 'billing', kind: 'outbox', name: 'outbox', key: String(seq), what: 'credits.changed', error: 'the broker refused it', attempts: null, parked_at: expect.any(String), replayable: true,
+      }]);
+      expect(all.body).toMatchObject({ page: 1, page_size: 25, total: 1 });
+      const byService = Object.fromEntries(all.body.services.map((entry: { service: string }) => [entry.service, entry]));
+      expect(byService.billing).toEqual({ service: 'billing', total: 1, queue: 0, outbox: 1, dead_letters: 0, error: null });
+      expect(byService.admin).toEqual({ service: 'admin', total: 0, queue: 0, outbox: 0, dead_letters: 0, error: null });
+      // The harness runs no leads service: it is reported, and the others still show.
+      expect(byService.leads.error).toContain('The leads service is not configured');
+      expect((await h.call('GET', '/api/admin/parked-work?kind=dead_letters', undefined, asRoot())).body).toMatchObject({ items: [], total: 0 });
+      expect((await h.call('GET', '/api/admin/parked-work?service=mail', undefined, asRoot()))).toMatchObject({ status: 400, body: { detail: expect.stringContaining('service must be one of') } });
+
+      const bad = await h.call('POST', '/api/admin/parked-work/replay', { service: 'billing', kind: 'queue', queue: 'nope' }, asRoot());
+      expect(bad).toMatchObject({ status: 404, body: { detail: 'The billing service has no queue named nope' } });
+      const replayed = await h.call('POST', '/api/admin/parked-work/replay', { service: 'billing', kind: 'outbox', keys: [String(seq)] }, asRoot());
+      expect(replayed).toEqual({ status: 200, body: { replayed: 1, kept: [], message: '1 piece of work in billing\'s outbox will run again' } });
+      // Billing's relay, woken by the replay, publishes it.
+      await vi.waitFor(async () => expect((await h.billing.ctx.db('kit_outbox').where({ event_id: eventId }).first('published_at')).published_at).not.toBeNull(), CATCH_UP);
+      expect((await h.call('GET', '/api/admin/parked-work?service=billing', undefined, asRoot())).body).toMatchObject({ items: [], total: 0 });
+      expect(await h.admin.ctx.db('admin_audit_log').where({ action: 'parked_work.replay' }).orderBy('at').select('target_id', 'result', 'detail')).toEqual([
+        { target_id: 'billing', result: 'refused', detail: 'The billing service has no queue named nope' },
+        { target_id: 'billing', result: 'ok', detail: '1 piece of work in billing\'s outbox will run again' },
+      ]);
     });
 
     it('gives the same stats when every event is replayed into an empty admin database, and after a rebuild', async () => {

@@ -11,11 +11,13 @@ import { accountDataRoute } from './routes/accountDataRoute.ts';
 import { optOutRoutes } from './routes/optOutRoutes.ts';
 import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
+import { WEBHOOK_DELIVERIES } from './webhooks/webhookSender.ts';
 import { monitorRoutes } from './routes/monitorRoutes.ts';
 
 /** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, monitors, and the credits they hold. */
 export const leadsService = defineService({
   name: 'leads',
+  queues: [WEBHOOK_DELIVERIES],
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
   variables: LeadsVariables,
   config: leadsConfigFrom,

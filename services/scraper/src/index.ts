@@ -3,6 +3,7 @@ import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';
 import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
+import { SEARCH_JOBS } from './search/jobStore.ts';
 import { scraperConfigFrom, ScraperVariables } from './config.ts';
 import { buildRuntime, type ScraperHooks, type ScraperRuntime } from './runtime.ts';
 
@@ -15,6 +16,7 @@ export type { ScraperHooks, ScraperRuntime };
 export function createScraperService(hooks: ScraperHooks = {}) {
   return defineService({
     name: 'scraper',
+    queues: [SEARCH_JOBS],
     migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
     variables: ScraperVariables,
     config: scraperConfigFrom,

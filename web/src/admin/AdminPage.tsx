@@ -14,6 +14,7 @@ import { NoticeBanners } from './NoticeBanners';
 import { NoticesContext, type Notices } from './notices';
 import { OptOutsTab } from './OptOutsTab';
 import { OverviewTab } from './OverviewTab';
+import { ParkedWorkTab } from './ParkedWorkTab';
 import { ProxyStatsTab } from './ProxyStatsTab';
 import { UserDetailView } from './UserDetailView';
 import { UserManagementTab } from './UserManagementTab';
@@ -99,6 +100,7 @@ export function AdminPage() {
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
               {tab === 'opt-outs' && <OptOutsTab />}
               {tab === 'affiliates' && <AffiliatesTab />}
+              {tab === 'parked-work' && <ParkedWorkTab />}
             </div>
           </>
         )}

@@ -9,6 +9,7 @@ export const ADMIN_TABS = [
   { id: 'credits', label: 'Credit Manager' },
   { id: 'opt-outs', label: 'Opt-outs' },
   { id: 'affiliates', label: 'Affiliates' },
+  { id: 'parked-work', label: 'Parked work' },
 ] as const;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]['id'];

@@ -1,5 +1,5 @@
 import type {
-  ActivityLogsResponse, AdminActionResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
+  ActivityLogsResponse, AdminActionResponse, AdminParkedWorkResponse, AdminReplayParkedWorkRequest, ParkedWorkQuery, ReplayParkedWorkResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
   PayoutBatch, PayoutBatchesResponse,
   PaypalConfigResponse, ProxyStatsResponse, UsageStatsResponse,
 } from '@leadforge/contracts';
@@ -30,6 +30,8 @@ export const adminKeys = {
   proxyUsage: ['admin', 'decodo-usage'] as const,
   proxyUsageOf: (days: number | undefined) => ['admin', 'decodo-usage', days ?? 'since-reset'] as const,
   paypalConfig: ['admin', 'paypal-config'] as const,
+  parkedWorkAll: ['admin', 'parked-work'] as const,
+  parkedWork: (query: ParkedWorkQuery) => ['admin', 'parked-work', query] as const,
 };
 
 export interface StatsQuery {
@@ -116,4 +118,14 @@ export async function fetchPayoutBatches(): Promise<PayoutBatchesResponse> {
 /** Runs (or resumes) the month's payout batch; the server pays each referrer once per month whatever the retries. */
 export async function runPayoutBatch(period: string): Promise<PayoutBatch> {
   return (await api.post<PayoutBatch>('/api/admin/affiliate-payouts', { period })).data;
+}
+
+/** Every service's parked work (queues, outboxes, dead letters), oldest first. */
+export async function fetchParkedWork(query: ParkedWorkQuery): Promise<AdminParkedWorkResponse> {
+  return (await api.get<AdminParkedWorkResponse>('/api/admin/parked-work', { params: query })).data;
+}
+
+/** Replays parked work through the service that owns it; replaying twice replays nothing more. */
+export async function replayParkedWork(request: AdminReplayParkedWorkRequest): Promise<ReplayParkedWorkResponse> {
+  return (await api.post<ReplayParkedWorkResponse>('/api/admin/parked-work/replay', request)).data;
 }
