@@ -51,7 +51,7 @@ export function consumeScrapeResults({ ctx, signals, settlement, config }: Leads
       if (search?.status !== 'running') return;
       if (data.error) log.warn({ searchId: search.id, reason: data.reason, error: data.error }, 'the engine ended a search with an error');
       if (data.coverage) await trx('lead_searches').where({ id: search.id }).update({ coverage: JSON.stringify(data.coverage) });
-      await endSearch(trx, search, outcomeOfEngineFinish(search, data.reason));
+      await endSearch(trx, search, outcomeOfEngineFinish(search, data));
       announce(trx, search.id);
       afterCommit(trx, () => settlement.settleInBackground(search.id));
     },

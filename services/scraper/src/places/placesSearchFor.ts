@@ -4,6 +4,7 @@ import { coveredSearch, type CoveredSearch } from './coveredSearch.ts';
 import { createNominatimGeocoder, type GeocodeStore } from './nominatimGeocoder.ts';
 import type { PlaceQuery, PlacesUsageSink, SourceName } from './types.ts';
 import { showProviderSeries } from '../metrics.ts';
+import { PlacesFailure } from './placesFailure.ts';
 
 /** A source that cannot search: it fails at its first batch with the reason, which the search's coverage reports. */
 function unavailableSource(name: SourceName, reason: string): PlacesSource {
@@ -11,7 +12,7 @@ function unavailableSource(name: SourceName, reason: string): PlacesSource {
     name,
     // eslint-disable-next-line require-yield -- it fails where a real source's search fails: at the first next()
     async *searchArea() {
-      throw new Error(reason);
+      throw new PlacesFailure('no_source_configured', reason);
     },
   };
 }

@@ -14,7 +14,7 @@ describe('Nominatim geocoding', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       format: 'jsonv2',
       addressdetails: '1',
-      limit: '1',
+      limit: '5',
       polygon_geojson: '1',
       polygon_threshold: '0.0005',
       q: 'Portland Head Light, Maine',
@@ -48,8 +48,8 @@ describe('Nominatim geocoding', () => {
 
   it('remembers geocodes and reports unknown locations', async () => {
     const { fetchJson, requests } = fixtureFetch({
-      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=Krasnoyarsk`]: [nominatim('search-krasnoyarsk-address-ru.json')],
-      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=Atlantis`]: [[]],
+      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=5&polygon_geojson=1&polygon_threshold=0.0005&q=Krasnoyarsk`]: [nominatim('search-krasnoyarsk-address-ru.json')],
+      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=5&polygon_geojson=1&polygon_threshold=0.0005&q=Atlantis`]: [[]],
     });
     const geocode = createNominatimGeocoder(fetchJson, BASE);
     await geocode('Krasnoyarsk');
