@@ -167,7 +167,8 @@ describe('searches that fail say why and charge nothing; locations and estimates
   it('GET /api/places-status: the providers answered at start', async () => {
     const user = await newUser(5);
     const status = await waitFor(() => api('GET', '/api/places-status', undefined, bearer(user.token)), { until: (res) => res.body.checked_at !== null, what: 'the start-up check' });
-    expect(status.body).toMatchObject({ reachable: true, providers: [{ name: 'nominatim', reachable: true }, { name: 'osm', reachable: true }] });
+    expect(status.body.providers.map((p: { name: string; reachable: boolean; detail?: string }) => [p.name, p.reachable, p.detail])).toEqual([['nominatim', true, undefined], ['osm', true, undefined]]);
+    expect(status.body.reachable).toBe(true);
   }, 60_000);
 });
 

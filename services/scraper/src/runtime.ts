@@ -103,8 +103,11 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
       url: name === 'osm' ? `${config.overpassUrl.replace(/\/$/, '')}/api/status` : name === 'google' ? config.googlePlacesApiBase : config.decodoScraperApiBase,
     })),
   ];
+  const checking = new AbortController();
   const checkReachability = async () => {
-    placesStatus = await checkProviders(client.fetchJson, probes, config.http.totalTimeoutMs);
+    const checked = await checkProviders(client.fetchJson, probes, { timeoutMs: config.http.totalTimeoutMs, attempts: 3, pauseMs: 2_000, signal: checking.signal });
+    if (checking.signal.aborted) return;
+    placesStatus = checked;
     const away = placesStatus.providers.filter((provider) => !provider.reachable);
     if (away.length) {
       ctx.log.warn({ providers: away }, `the places providers cannot be reached (${away.map((provider) => provider.name).join(', ')}): searches fail as provider_unreachable until they can`);
@@ -167,6 +170,7 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
       void checkReachability().catch((err: unknown) => ctx.log.warn({ err }, 'could not check whether the places providers can be reached'));
     },
     async stop() {
+      checking.abort();
       stopReporting();
       await worker.stop();
       await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));

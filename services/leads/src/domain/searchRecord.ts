@@ -85,7 +85,7 @@ export function toSummary(row: SearchRow): LeadSearchSummary {
     status: publicStatus(row.status),
     reason: row.reason,
     error: row.error,
-    error_code: row.error_code ?? null,
+    ...(row.error_code ? { error_code: row.error_code } : {}),
     ...(row.error_candidates?.length ? { error_candidates: row.error_candidates } : {}),
     leads_count: row.leads_count,
     credits_used: statsOf(row).credits_used,

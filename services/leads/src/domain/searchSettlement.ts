@@ -109,7 +109,7 @@ export class SearchSettlement {
       status: publicStatus(search.status),
       reason: search.reason,
       error: search.error,
-      error_code: search.error_code ?? null,
+      ...(search.error_code ? { error_code: search.error_code } : {}),
       ...(search.error_candidates?.length ? { error_candidates: search.error_candidates } : {}),
       stats: statsOf(search),
     });
