@@ -83,10 +83,18 @@ describe.skipIf(!chromiumAvailable)('choosing the place before paying, in the br
       await page.getByLabel('Number of leads').fill('3');
       await page.getByRole('button', { name: 'Generate Leads' }).click();
       await page.getByRole('link', { name: 'This search on its own page' }).click({ timeout: 90_000 });
-      await page.getByText(`Searched: ${FIXTURE_TOWN.displayName}`).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: `Dentists in ${FIXTURE_TOWN.displayName}` }).waitFor({ timeout: 15_000 });
       const latest = await product.api('GET', '/api/lead-searches?page_size=1', undefined, bearer(token));
       expect(latest.body.searches[0]).toMatchObject({ location: FIXTURE_TOWN.displayName, status: 'completed', leads_count: 3 });
       await screenshot(page, `locations-search-page-${name}`);
+
+      // A location typed, not picked: the page says which place the geocoder took it for.
+      const typed = await product.api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'London', quantity: 1 }, bearer(token));
+      expect(typed.status).toBe(200);
+      const search = (await product.api('GET', '/api/lead-searches?page_size=1', undefined, bearer(token))).body.searches[0];
+      await page.goto(`${product.stack.url}/searches/${search.id}`);
+      await page.getByText(`Searched: ${typed.body.stats.coverage.area.full_name}`).waitFor({ timeout: 15_000 });
+      expect(typed.body.stats.coverage.area.full_name).toMatch(/^London, Greater London, England, United Kingdom/);
       await page.close();
     }, 120_000);
 

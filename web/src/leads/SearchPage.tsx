@@ -44,7 +44,10 @@ export function SearchPage() {
               </span>
             </p>
           )}
-          {state.coverage?.area.full_name && <p className="muted search-place">Searched: {state.coverage.area.full_name}</p>}
+          {/* The place the geocoder took the location for, when the location typed was not already its full name. */}
+          {search && state.coverage?.area.full_name && state.coverage.area.full_name !== search.summary.location && (
+            <p className="muted search-place">Searched: {state.coverage.area.full_name}</p>
+          )}
         </div>
       </header>
       {!search && state.error && <div className="alert alert-error" role="alert">{state.error}</div>}
