@@ -89,7 +89,8 @@ describe.skipIf(!chromiumAvailable)('choosing the place before paying, in the br
       await screenshot(page, `locations-search-page-${name}`);
 
       // A location typed, not picked: the page says which place the geocoder took it for.
-      const typed = await product.api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'London', quantity: 1 }, bearer(token));
+      // Three leads: the first goes out alone with the coverage; a search its first batch completes ends before its coverage arrives.
+      const typed = await product.api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'London', quantity: 3 }, bearer(token));
       expect(typed.status).toBe(200);
       const search = (await product.api('GET', '/api/lead-searches?page_size=1', undefined, bearer(token))).body.searches[0];
       await page.goto(`${product.stack.url}/searches/${search.id}`);
