@@ -103,16 +103,16 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     expect(history.body.searches[0]).toMatchObject({ quantity: 50, leads_count: 12, credits_used: 12, status: 'completed' });
   }, 90_000);
 
-  it('the source failing: nothing charged, the spec\'s error shown', async () => {
+  it('the source failing: nothing charged, why said (test/system/searchFailures.test.ts has every reason)', async () => {
     product.setSource('down');
     try {
       const user = await newUser(20);
       const res = await api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'Downtown Nowhere', quantity: 10 }, bearer(user.token));
       expect(res.status).toBe(502);
-      expect(res.body.detail).toBe('The business directory could not be searched right now. Nothing was charged; please try again in a few minutes.');
+      expect(res.body).toEqual({ code: 'provider_unreachable', detail: 'The business directory could not be reached. Nothing was charged; please try again in a few minutes.' });
       expect(await product.balance(user.token)).toBe(20);
       const history = await api('GET', '/api/lead-searches', undefined, bearer(user.token));
-      expect(history.body.searches[0]).toMatchObject({ status: 'failed', credits_used: 0, leads_count: 0 });
+      expect(history.body.searches[0]).toMatchObject({ status: 'failed', error_code: 'provider_unreachable', credits_used: 0, leads_count: 0 });
     } finally {
       product.setSource('full');
     }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Role, UserStatus } from './api/common.ts';
 import { Lead, SearchCoverage } from './api/leads.ts';
+import { SearchFailureCode } from './api/locations.ts';
 
 /** The envelope every event travels in (docs/architecture.md, "Events"). */
 export const EventEnvelope = Type.Object({
@@ -177,6 +178,8 @@ export const ScrapeFinished = Type.Object({
   stats: EngineStats,
   coverage: Type.Optional(SearchCoverage),
   error: Type.Optional(Type.String()),
+  /** With source_failed: why, as a code, and the places the geocoder offered instead (did you mean; the places an ambiguous name names). */
+  failure: Type.Optional(Type.Object({ code: SearchFailureCode, candidates: Type.Optional(Type.Array(Type.String())) })),
 });
 
 export const CommissionChanged = Type.Object({

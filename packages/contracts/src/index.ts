@@ -14,6 +14,7 @@ export * from './api/contact.ts';
 export * from './api/optOut.ts';
 export * from './api/scraper.ts';
 export * from './api/scraperAdmin.ts';
+export * from './api/locations.ts';
 export * from './api/admin.ts';
 export * from './internal/billing.ts';
 export * from './internal/accountData.ts';

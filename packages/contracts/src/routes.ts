@@ -12,6 +12,7 @@ import { AUTH_ROUTES } from './api/auth.ts';
 import { CONTACT_ROUTES } from './api/contact.ts';
 import { LEAD_EXPORT_ROUTES } from './api/leadExports.ts';
 import { LEAD_SEARCH_ROUTES } from './api/leads.ts';
+import { LOCATION_ROUTES } from './api/locations.ts';
 import { MONITOR_ROUTES } from './api/monitors.ts';
 import { OPT_OUT_ROUTES } from './api/optOut.ts';
 import { PARKED_WORK_ROUTES } from './api/parkedWork.ts';
@@ -26,7 +27,7 @@ export const ROUTES: readonly RouteDeclaration[] = [
   AUTH_ROUTES, API_KEY_ROUTES, API_DOCS_ROUTES,
   PAYMENT_ROUTES,
   LEAD_SEARCH_ROUTES, LEAD_EXPORT_ROUTES, OPT_OUT_ROUTES, WEBHOOK_ROUTES, MONITOR_ROUTES,
-  SCRAPER_ADMIN_ROUTES,
+  SCRAPER_ADMIN_ROUTES, LOCATION_ROUTES,
   AFFILIATE_ROUTES,
   CONTACT_ROUTES,
   ADMIN_ROUTES, PARKED_WORK_ROUTES,

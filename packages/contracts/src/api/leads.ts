@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
 import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
+import { SearchFailureCode } from './locations.ts';
 
 export const MAX_LEADS_PER_REQUEST = 200;
 
@@ -68,7 +69,12 @@ export type Lead = Static<typeof Lead>;
  * merged as one business, and whether the whole area was searched and nothing more exists there.
  */
 export const SearchCoverage = Type.Object({
-  area: Type.Object({ name: Type.String(), boundary: Type.Union([Type.Literal('polygon'), Type.Literal('bbox')]) }),
+  area: Type.Object({
+    name: Type.String(),
+    boundary: Type.Union([Type.Literal('polygon'), Type.Literal('bbox')]),
+    /** The geocoder's full name of the place searched ("Lindenfeld, Landkreis Bergstraße, Hessen, Germany"). */
+    full_name: Type.Optional(Type.String()),
+  }),
   sources: Type.Record(Type.String(), Type.Object({
     requests: Type.Integer(),
     places: Type.Integer(),
@@ -124,6 +130,13 @@ export const GenerateLeadsRequest = Type.Object({
 export type GenerateLeadsRequest = Static<typeof GenerateLeadsRequest>;
 
 export const GenerateLeadsResponse = Type.Object({ leads: Type.Array(Lead), stats: LeadStats });
+
+/** A search that failed (nothing charged): the words, the stable code, and places to search instead. */
+export const SearchFailedBody = Type.Object({
+  detail: Type.String(),
+  code: Type.String(),
+  error_candidates: Type.Optional(Type.Array(Type.String())),
+});
 export type GenerateLeadsResponse = Static<typeof GenerateLeadsResponse>;
 
 export const SearchStatus = Type.Union([
@@ -147,6 +160,10 @@ export const LeadSearchSummary = Type.Object({
   reason: SearchReason,
   /** What went wrong, in words a user can act on (failed searches only). */
   error: Type.Union([Type.String(), Type.Null()]),
+  /** Why it failed, for a program (failed searches only; null for one failed before codes, or otherwise). */
+  error_code: Type.Optional(Type.Union([SearchFailureCode, Type.Null()])),
+  /** Places to search instead: the geocoder's "did you mean" (location_not_found) or the places the location names (location_ambiguous). */
+  error_candidates: Type.Optional(Type.Array(Type.String())),
   leads_count: Type.Integer(),
   credits_used: Type.Integer(),
   created_at: Timestamp,
@@ -228,6 +245,8 @@ export const SearchFinishedFeedData = Type.Object({
   status: SearchStatus,
   reason: SearchReason,
   error: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Optional(Type.Union([SearchFailureCode, Type.Null()])),
+  error_candidates: Type.Optional(Type.Array(Type.String())),
   stats: LeadStats,
 });
 export type SearchFinishedFeedData = Static<typeof SearchFinishedFeedData>;
@@ -280,7 +299,7 @@ const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
 export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   generate: {
     method: 'POST', path: '/api/generate-leads', access: 'user', streaming: true, apiKey: true,
-    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errorReplies(400, 401, 402, 429, 502, 503) } },
+    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errorReplies(400, 401, 402, 429), 422: SearchFailedBody, 502: SearchFailedBody, 503: SearchFailedBody } },
   },
   start: { method: 'POST', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { body: GenerateLeadsRequest, response: { 201: LeadSearchSummary, ...searchErrors } } },
   history: { method: 'GET', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...searchErrors } } },

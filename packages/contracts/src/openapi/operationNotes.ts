@@ -65,6 +65,9 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
     examples: { request: { industry: 'Dentists', location: 'London', quantity: 10 } },
   },
   'GET /api/lead-searches': { summary: 'Your searches, newest first (history)' },
+  'GET /api/locations': { summary: 'The places a typed location may mean, to pick one before searching' },
+  'GET /api/locations/estimate': { summary: 'About how many businesses of an industry a place has, when a source can count them cheaply' },
+  'GET /api/places-status': { summary: 'Whether the business directory answered when the product started' },
   'GET /api/lead-searches/:id': { summary: 'One search with its stats and every lead' },
   'DELETE /api/lead-searches/:id': { summary: 'Cancel a running search (its delivered leads are kept and charged)' },
   'GET /api/lead-searches/:id/events': {

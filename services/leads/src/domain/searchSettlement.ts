@@ -109,6 +109,8 @@ export class SearchSettlement {
       status: publicStatus(search.status),
       reason: search.reason,
       error: search.error,
+      ...(search.error_code ? { error_code: search.error_code } : {}),
+      ...(search.error_candidates?.length ? { error_candidates: search.error_candidates } : {}),
       stats: statsOf(search),
     });
   }

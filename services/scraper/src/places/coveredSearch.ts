@@ -4,11 +4,13 @@ import { siteOf } from '@leadforge/contracts/businessKeys.ts';
 import { socialProfile } from '../extract/socialProfiles.ts';
 import { isInArea, metresBetween } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';
+import { combinedFailureCode, failureCodeOf, PlacesFailure } from './placesFailure.ts';
+import type { SearchFailureCode } from '@leadforge/contracts';
 import type { Place, PlaceQuery, PlacesSource, PlacesUsageSink, SearchContext, SourceName, SourceReport } from './types.ts';
 
 /** What a search covered, as the contracts' `SearchCoverage` says it. */
 export interface Coverage {
-  area: { name: string; boundary: 'polygon' | 'bbox' };
+  area: { name: string; boundary: 'polygon' | 'bbox'; full_name?: string };
   sources: Partial<Record<SourceName, { requests: number; places: number; error?: string }>>;
   cells_searched: number;
   cells_saturated: number;
@@ -78,6 +80,8 @@ interface SourceState {
   source: PlacesSource;
   report: SourceReport;
   stats: { requests: number; places: number; error?: string };
+  /** Why it failed, when it did. */
+  failure?: SearchFailureCode;
   iterator?: AsyncIterator<Place[]>;
   done: boolean;
 }
@@ -173,6 +177,7 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       state.done = true;
       if (!signal?.aborted) {
         state.stats.error = (error as Error).message;
+        state.failure = failureCodeOf(error);
         deps.usage?.providerFailed(state.source.name);
       }
       return [];
@@ -189,7 +194,9 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       while (states.some((state) => !state.done)) {
         const round = await Promise.all(states.map((state) => (state.done ? [] : nextBatch(state))));
         const failed = states.filter((state) => state.stats.error);
-        if (failed.length === states.length) throw new Error(failed.map((state) => state.stats.error).join('; '));
+        if (failed.length === states.length) {
+          throw new PlacesFailure(combinedFailureCode(failed.map((state) => state.failure ?? 'provider_error')), failed.map((state) => state.stats.error).join('; '));
+        }
         const ready: Entry[] = [];
         for (const batch of round) take(batch, ready);
         for (const entry of ready) {
@@ -208,7 +215,7 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
     coverage() {
       if (!area) return undefined;
       return {
-        area: { name: area.name, boundary: area.boundary },
+        area: { name: area.name, boundary: area.boundary, ...(area.displayName ? { full_name: area.displayName } : {}) },
         sources: Object.fromEntries(states.map((state) => [state.source.name, { ...state.stats }])),
         cells_searched: states.reduce((sum, state) => sum + state.report.cellsSearched, 0),
         cells_saturated: states.reduce((sum, state) => sum + state.report.cellsSaturated, 0),

@@ -18,8 +18,10 @@ import { foundEmptyWithin, recordSiteFindings } from '../crawl/emptySites.ts';
 import type { Lease } from '@leadforge/kit/work';
 import { addProgress, contactKeysTaken, processedPlaceKeys, recordPlaces, type JobRow, type PlaceRecord } from './jobStore.ts';
 import { OrderedBatcher } from './orderedBatcher.ts';
+import { failureCodeOf, PlacesFailure } from '../places/placesFailure.ts';
 
 export type FinishReason = EventData<'scrape.finished'>['reason'];
+type SourceFailure = NonNullable<EventData<'scrape.finished'>['failure']>;
 /** Why a run stops: a finish reason, or a reason to leave the job to another worker. */
 export type StopReason = FinishReason | 'lease_lost' | 'shutdown';
 
@@ -84,6 +86,7 @@ export class SearchRun {
   private sent: number;
   private stopReason?: StopReason;
   private sourceError?: string;
+  private sourceFailure?: SourceFailure;
   private coverage: () => Coverage | undefined = () => undefined;
   private changed?: () => void;
   private readonly job: JobRow;
@@ -139,7 +142,7 @@ export class SearchRun {
     }
     const reason: StopReason = this.stopReason ?? (this.sourceError ? 'source_failed' : 'done');
     if (reason === 'lease_lost' || reason === 'shutdown') return reason;
-    return this.finish(reason, reason === 'source_failed' ? this.sourceError : undefined);
+    return reason === 'source_failed' ? this.finish(reason, this.sourceError, this.sourceFailure) : this.finish(reason);
   }
 
   private stop(reason: StopReason): void {
@@ -183,6 +186,8 @@ export class SearchRun {
     } catch (error) {
       if (!this.stopReason) {
         this.sourceError = (error as Error).message;
+        const candidates = error instanceof PlacesFailure ? error.candidates.slice(0, 10).map((name) => storableText(name).slice(0, 300)) : [];
+        this.sourceFailure = { code: failureCodeOf(error), ...(candidates.length ? { candidates } : {}) };
         this.deps.log.warn({ err: error, searchId: job.search_id }, 'places source failed');
       }
     }
@@ -323,7 +328,7 @@ export class SearchRun {
   }
 
   /** Closes the job and announces the outcome with its stats, if this worker still owns it. */
-  private async finish(reason: FinishReason, rawError?: string): Promise<StopReason> {
+  private async finish(reason: FinishReason, rawError?: string, failure?: SourceFailure): Promise<StopReason> {
     const { search_id: searchId } = this.job;
     const error = rawError === undefined ? undefined : storableText(rawError);
     const finished = await this.deps.db.transaction(async (trx) => {
@@ -342,6 +347,7 @@ export class SearchRun {
           ...(this.knownKeys.size ? { known_skipped: knownSkipped } : {}),
         },
         ...(error ? { error: error.slice(0, 1000) } : {}),
+        ...(failure ? { failure } : {}),
       });
       return true;
     });
