@@ -268,10 +268,19 @@ const fileNamePart = (text: string) => text
 
 export type LeadsExportFormat = 'csv' | 'json' | 'xlsx';
 
-/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.{csv|json|xlsx}`, safe as a file name on every system. */
-export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv'): string {
+/** Which of a search's leads a file holds: all, those the filter on screen shows, or the selected rows. */
+export type ExportedPart = { kind: 'all' } | { kind: 'filtered'; shown: number; total: number } | { kind: 'selected'; count: number };
+
+const partName = (part: ExportedPart): string =>
+  part.kind === 'filtered' ? `-filtered-${part.shown}-of-${part.total}` : part.kind === 'selected' ? `-selected-${part.count}` : '';
+
+/**
+ * `leadforge-{industry}-{location}-{YYYY-MM-DD}[-filtered-3-of-50|-selected-2].{csv|json|xlsx}`,
+ * safe as a file name on every system; a part of the search says so, so it is never taken for all of it.
+ */
+export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv', part: ExportedPart = { kind: 'all' }): string {
   const date = new Date(day).toISOString().slice(0, 10);
-  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.${format}`;
+  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}${partName(part)}.${format}`;
 }
 
 const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
