@@ -1,6 +1,7 @@
 import { defineService, running } from '@leadforge/kit/service';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
+import { statusRoute } from './routes/statusRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';
 import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
 import { scraperConfigFrom, ScraperVariables } from './config.ts';
@@ -19,7 +20,7 @@ export function createScraperService(hooks: ScraperHooks = {}) {
     variables: ScraperVariables,
     config: scraperConfigFrom,
     runtime: (ctx, config) => buildRuntime(ctx, config, hooks),
-    routes: [adminRoutes, scrapeRoute],
+    routes: [adminRoutes, scrapeRoute, statusRoute],
     // Its consumers stop first, then the jobs under way and what they held (the runtime's stop).
     start: [(rt) => running(rt), startSearchConsumer, startAccountErasureConsumer],
   });
