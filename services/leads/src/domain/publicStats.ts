@@ -11,7 +11,7 @@ const num = (value: unknown): number => Number(value ?? 0);
  * how long they took to their results (the median), and what the mail check said of their emails.
  * The home page claims these figures or says nothing; nothing here is a promise made up in advance.
  */
-async function measure(db: Db, now: Date): Promise<PublicLeadStats> {
+export async function measurePublicStats(db: Db, now: Date): Promise<PublicLeadStats> {
   const since = new Date(now.getTime() - PUBLIC_STATS_DAYS * 86_400_000);
   const [searches, emails] = await Promise.all([
     db('lead_searches').where('status', 'completed').andWhere('leads_count', '>', 0).andWhere('created_at', '>=', since).first(
@@ -45,7 +45,7 @@ export function publicStats(db: Db): () => Promise<PublicLeadStats> {
   return () => {
     const now = Date.now();
     if (!last || now - last.at >= FRESH_MS) {
-      const figures = measure(db, new Date(now));
+      const figures = measurePublicStats(db, new Date(now));
       last = { at: now, figures };
       // A failed measurement is not kept: the next request measures again.
       figures.catch(() => { if (last?.figures === figures) last = undefined; });
