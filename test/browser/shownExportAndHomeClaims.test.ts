@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { matchesFilter, NO_FILTER, type Lead, type PublicLeadStats } from '@leadforge/contracts';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { chromiumAvailable, downloadedBytes, launchBrowser, screenshot } from '../support/browser.ts';
+import path from 'node:path';
+import { chromiumAvailable, downloadedBytes, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { bearer } from '../support/api.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
@@ -108,6 +109,9 @@ describe.skipIf(why.length > 0)(`the product keeps its word: exports of what is 
       expect(text.toLowerCase()).not.toContain('prox');
       expect(await page.getByTestId('example-pill').innerText()).toBe('Example');
       await screenshot(page, `promises-home-claims-${name}`);
+      // The figures and the sample up close: a whole phone page is too tall to read.
+      await stats.screenshot({ path: path.join(SHOTS_DIR, `promises-home-figures-${name}.png`) });
+      await page.locator('.lead-preview').screenshot({ path: path.join(SHOTS_DIR, `promises-home-example-${name}.png`) });
     }, 60_000);
   }
 });

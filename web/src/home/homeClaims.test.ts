@@ -14,7 +14,11 @@ describe('the home page claims', () => {
       label: 'median from search to results (12 searches, last 30 days)',
       sentence: 'Over the last 30 days, half of the 12 searches with leads had their results within 41 seconds.',
     });
-    expect(speedClaim(measured({ searches_completed: 1, median_seconds_to_results: 200 }))).toMatchObject({ value: '3 min', label: 'median from search to results (1 search, last 30 days)' });
+    expect(speedClaim(measured({ searches_completed: 1, median_seconds_to_results: 200 }))).toEqual({
+      value: '3 min',
+      label: 'median from search to results (1 search, last 30 days)',
+      sentence: 'Over the last 30 days, the one search with leads had its results in 3 minutes.',
+    });
   });
 
   it('claims no speed it did not measure', () => {

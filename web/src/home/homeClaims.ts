@@ -38,7 +38,9 @@ export function speedClaim(stats: PublicLeadStats | undefined): Claim {
   return {
     value: stats.median_seconds_to_results < 90 ? `${stats.median_seconds_to_results}s` : `${Math.round(stats.median_seconds_to_results / 60)} min`,
     label: `median from search to results (${searches}, last ${stats.period_days} days)`,
-    sentence: `Over the last ${stats.period_days} days, half of the ${searches} with leads had their results within ${median}.`,
+    sentence: stats.searches_completed === 1
+      ? `Over the last ${stats.period_days} days, the one search with leads had its results in ${median}.`
+      : `Over the last ${stats.period_days} days, half of the ${searches} with leads had their results within ${median}.`,
   };
 }
 
