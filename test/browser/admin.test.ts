@@ -256,7 +256,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
   it('switches the payment provider mode only after a confirmation', async () => {
     const block = page.getByTestId('payment-provider');
     // No PayPal credentials here: the mode named is the one that runs, whatever is chosen for PayPal.
-    expect(await block.getByTestId('payment-mode').innerText()).toBe('Test checkout');
+    expect(await block.getByTestId('payment-mode').textContent()).toBe('Test checkout');
     const toggle = block.getByRole('switch');
     const label = await toggle.innerText();
     await toggle.click();
@@ -269,7 +269,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await dialog.getByRole('button', { name: /^Switch to/ }).click();
     await banner('status', /./).waitFor();
     await expect.poll(() => toggle.innerText()).not.toBe(label);
-    expect(await block.getByTestId('payment-mode').innerText()).toBe('Test checkout');
+    expect(await block.getByTestId('payment-mode').textContent()).toBe('Test checkout');
   });
 
   it('lists activity newest first, including the admin actions just taken', async () => {
