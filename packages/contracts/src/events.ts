@@ -83,6 +83,8 @@ export const PurchaseCompleted = Type.Object({
   currency: Type.String(),
   credits: Type.Integer(),
   completed_at: Type.String(),
+  /** Paid through the built-in test checkout (local mode without PayPal): no money moved. Absent: real money. */
+  test: Type.Optional(Type.Boolean()),
 });
 export const PurchaseRefunded = Type.Object({
   purchase_id: Type.String(),
@@ -118,6 +120,9 @@ export const SearchCompleted = Type.Object({
   user_id: Type.String(),
   results_count: Type.Integer(),
   credits_used: Type.Integer(),
+  /** What was searched for (absent from searches completed before the event carried them). */
+  industry: Type.Optional(Type.String()),
+  location: Type.Optional(Type.String()),
   status: Type.String(),
   reason: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.String(),

@@ -20,3 +20,4 @@ export * from './internal/billing.ts';
 export * from './internal/accountData.ts';
 export * from './internal/parkedWork.ts';
 export * from './api/parkedWork.ts';
+export * from './industryWords.ts';

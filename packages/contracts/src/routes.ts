@@ -17,6 +17,7 @@ import { MONITOR_ROUTES } from './api/monitors.ts';
 import { OPT_OUT_ROUTES } from './api/optOut.ts';
 import { PARKED_WORK_ROUTES } from './api/parkedWork.ts';
 import { PAYMENT_ROUTES } from './api/payments.ts';
+import { SCRAPER_STATUS_ROUTES } from './api/scraper.ts';
 import { SCRAPER_ADMIN_ROUTES } from './api/scraperAdmin.ts';
 import { WEBHOOK_ROUTES } from './api/webhooks.ts';
 import type { RouteDeclaration, RouteEntry } from './routeDeclaration.ts';
@@ -27,7 +28,7 @@ export const ROUTES: readonly RouteDeclaration[] = [
   AUTH_ROUTES, API_KEY_ROUTES, API_DOCS_ROUTES,
   PAYMENT_ROUTES,
   LEAD_SEARCH_ROUTES, LEAD_EXPORT_ROUTES, OPT_OUT_ROUTES, WEBHOOK_ROUTES, MONITOR_ROUTES,
-  SCRAPER_ADMIN_ROUTES, LOCATION_ROUTES,
+  SCRAPER_ADMIN_ROUTES, LOCATION_ROUTES, SCRAPER_STATUS_ROUTES,
   AFFILIATE_ROUTES,
   CONTACT_ROUTES,
   ADMIN_ROUTES, PARKED_WORK_ROUTES,

@@ -66,7 +66,7 @@ for (const kind of kinds) {
         purchase_id: 'pur-1', user_id: ada.id, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: completedAt,
       });
       await publishEvent(h.bus, 'search.completed', 'search-1', {
-        search_id: 'search-1', user_id: ada.id, results_count: 7, credits_used: 7, status: 'completed', reason: null, timestamp: new Date().toISOString(),
+        search_id: 'search-1', user_id: ada.id, results_count: 7, credits_used: 7, industry: 'Dentists', location: 'Lindenfeld', status: 'completed', reason: null, timestamp: new Date().toISOString(),
       });
       await publishEvent(h.bus, 'contact.submitted', 'contact-1', {
         submission_id: 'contact-1', name: 'Grace', email: 'grace@example.com', message: 'Do you cover Lisbon?', submitted_at: new Date().toISOString(),
@@ -104,7 +104,7 @@ for (const kind of kinds) {
       const res = await h.call('GET', `/api/admin/users/${ada.id}`, undefined, asRoot());
       expect(res.status).toBe(200);
       expect(res.body.user).toMatchObject({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
-      expect(res.body.searches).toEqual([expect.objectContaining({ search_id: 'search-1', results_count: 7, credits_used: 7 })]);
+      expect(res.body.searches).toEqual([{ search_id: 'search-1', industry: 'Dentists', location: 'Lindenfeld', results_count: 7, credits_used: 7, completed_at: expect.any(String) }]);
       expect(res.body.purchases.map((p: { id: string }) => p.id)).toEqual(['pur-2', 'pur-1']);
       expect(res.body.purchases[0]).toMatchObject({ plan_id: 'starter', amount: 19, credits: 100, refunded_amount: 19 });
       expect(res.body.purchases[0].refunded_at).toEqual(expect.any(String));
@@ -115,6 +115,26 @@ for (const kind of kinds) {
       expect(res.body.unavailable.map((line: string) => line.split(':')[0]).sort()).toEqual(['API keys', 'Credit ledger']);
       expect((await h.call('GET', `/api/admin/users/${MISSING_USER}`, undefined, asRoot())).body).toMatchObject({ detail: 'User not found' });
       expect((await h.call('GET', `/api/admin/users/${ada.id}`, undefined, bearer(ada.token))).status).toBe(403);
+    });
+
+    it('keeps test-checkout money apart from revenue: counted as test, marked on the purchase, its refund netted from the test figure only', async () => {
+      await publishEvent(h.bus, 'purchase.completed', ada.id, {
+        purchase_id: 'pur-test-1', user_id: ada.id, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: new Date().toISOString(), test: true,
+      });
+      await vi.waitFor(async () => expect((await stats('?include=stats')).stats.test_checkout).toEqual({ total: 49, purchases: 1 }), CATCH_UP);
+      const body = await stats('?include=stats');
+      expect(body.stats.revenue).toEqual({ total: 49, purchases: 2, refunded: 19 });
+      expect(body.stats.daily.at(-1)).toMatchObject({ revenue: 49 });
+      expect(body.stats.recent_purchases[0]).toMatchObject({ id: 'pur-test-1', amount: 49, test: true });
+      expect(body.stats.recent_purchases.slice(1).every((p: { test: boolean }) => p.test === false)).toBe(true);
+
+      await publishEvent(h.bus, 'purchase.refunded', ada.id, {
+        purchase_id: 'pur-test-1', user_id: ada.id, amount: 19, credits_reversed: 100, refunded_at: new Date().toISOString(),
+      });
+      await vi.waitFor(async () => expect((await stats('?include=stats')).stats.test_checkout).toEqual({ total: 30, purchases: 1 }), CATCH_UP);
+      expect((await stats('?include=stats')).stats.revenue).toEqual({ total: 49, purchases: 2, refunded: 19 });
+      const user = await h.call('GET', `/api/admin/users/${ada.id}`, undefined, asRoot());
+      expect(user.body.purchases.map((p: { id: string; test: boolean }) => [p.id, p.test])).toEqual([['pur-test-1', true], ['pur-2', false], ['pur-1', false]]);
     });
 
     it('adjusts credits through billing, and the read model shows the new balance at once', async () => {

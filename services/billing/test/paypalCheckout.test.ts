@@ -86,6 +86,8 @@ for (const kind of kinds) {
       expect(await b.balance(user.id)).toBe(340);
       expect(await purchaseEntries(user.id)).toHaveLength(1);
       expect(await sales(user.id)).toHaveLength(1);
+      // Real PayPal money: the sale carries no test mark.
+      expect((await sales(user.id))[0].envelope.data.test).toBeUndefined();
     });
 
     it('without the in-process single flight (as between replicas), 50 concurrent capture records and 5 webhooks grant once', async () => {

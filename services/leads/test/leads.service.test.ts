@@ -74,7 +74,7 @@ for (const kind of kinds) {
       });
 
       const [completed] = await outboxEvents('search.completed', id);
-      expect(completed.data).toMatchObject({ search_id: id, user_id: user.id, results_count: 4, credits_used: 4, status: 'completed' });
+      expect(completed.data).toMatchObject({ search_id: id, user_id: user.id, results_count: 4, credits_used: 4, industry: 'Dentists', location: 'Springfield', status: 'completed' });
       expect(Date.parse(completed.data.timestamp)).not.toBeNaN();
     });
 

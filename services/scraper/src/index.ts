@@ -2,6 +2,7 @@ import { defineService, running } from '@leadforge/kit/service';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
 import { locationRoutes } from './routes/locationRoutes.ts';
+import { statusRoute } from './routes/statusRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';
 import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
 import { SEARCH_JOBS } from './search/jobStore.ts';
@@ -22,7 +23,7 @@ export function createScraperService(hooks: ScraperHooks = {}) {
     variables: ScraperVariables,
     config: scraperConfigFrom,
     runtime: (ctx, config) => buildRuntime(ctx, config, hooks),
-    routes: [adminRoutes, scrapeRoute, locationRoutes],
+    routes: [adminRoutes, scrapeRoute, locationRoutes, statusRoute],
     // Its consumers stop first, then the jobs under way and what they held (the runtime's stop).
     start: [(rt) => running(rt), startSearchConsumer, startAccountErasureConsumer],
   });

@@ -15,7 +15,7 @@ import './leads.css';
 /** `/searches/:id`: one search with its stats, coverage and leads (followed live while it runs); a reload shows the same. */
 export function SearchPage() {
   const { id = '' } = useParams();
-  const { refreshUser } = useAuth();
+  const { user, refreshUser } = useAuth();
   const queryClient = useQueryClient();
   const onSearchChange = useCallback((ended: boolean) => {
     if (ended) void refreshUser();
@@ -64,7 +64,7 @@ export function SearchPage() {
           ) : null}
           <div className="search-page-grid">
             <div className="dashboard-side">
-              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} />
+              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} balance={user?.credits} />
               <CoverageSentence stats={state.stats} coverage={state.coverage} search={search.summary} ended={!generating} />
             </div>
             {generating && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { MAX_LEADS_PER_REQUEST, type LocationMatch, type Monitor, type MonitorFrequency, type MonitorRun } from '@leadforge/contracts';
+import { countOf, MAX_LEADS_PER_REQUEST, type LocationMatch, type Monitor, type MonitorFrequency, type MonitorRun } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { LocationField } from '../locations/LocationField';
@@ -145,7 +145,7 @@ function MonitorItem({ monitor, onShowRun }: { monitor: Monitor; onShowRun(searc
         <div>
           <strong>{title}</strong> <span className={`badge ${monitor.status === 'active' ? 'badge-success' : 'badge-muted'}`}>{monitor.status === 'active' ? 'Active' : 'Paused'}</span>
           <p className="muted">
-            Up to {monitor.max_leads_per_run} new leads {monitor.frequency === 'daily' ? 'every day' : 'every week'}
+            Up to {countOf(monitor.max_leads_per_run, 'new lead')} {monitor.frequency === 'daily' ? 'every day' : 'every week'}
             {monitor.notify_email ? ' · email on new businesses' : ''}
           </p>
           <p className="monitor-facts">

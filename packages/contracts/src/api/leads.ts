@@ -287,15 +287,46 @@ const fileNamePart = (text: string) => text
 
 export type LeadsExportFormat = 'csv' | 'json' | 'xlsx';
 
-/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.{csv|json|xlsx}`, safe as a file name on every system. */
-export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv'): string {
+/** Which of a search's leads a file holds: all, those the filter on screen shows, or the selected rows. */
+export type ExportedPart = { kind: 'all' } | { kind: 'filtered'; shown: number; total: number } | { kind: 'selected'; count: number };
+
+const partName = (part: ExportedPart): string =>
+  part.kind === 'filtered' ? `-filtered-${part.shown}-of-${part.total}` : part.kind === 'selected' ? `-selected-${part.count}` : '';
+
+/**
+ * `leadforge-{industry}-{location}-{YYYY-MM-DD}[-filtered-3-of-50|-selected-2].{csv|json|xlsx}`,
+ * safe as a file name on every system; a part of the search says so, so it is never taken for all of it.
+ */
+export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv', part: ExportedPart = { kind: 'all' }): string {
   const date = new Date(day).toISOString().slice(0, 10);
-  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.${format}`;
+  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}${partName(part)}.${format}`;
 }
+
+/** The window the public figures are measured over. */
+export const PUBLIC_STATS_DAYS = 30;
+
+/**
+ * GET /api/lead-stats (public): what the product's own searches of the last PUBLIC_STATS_DAYS days
+ * measured, the figures the home page may claim. A figure without searches to measure it is null.
+ */
+export const PublicLeadStats = Type.Object({
+  period_days: Type.Integer(),
+  /** Searches that completed with at least one lead. */
+  searches_completed: Type.Integer(),
+  leads_delivered: Type.Integer(),
+  /** The median time from starting such a search to its results, in whole seconds. */
+  median_seconds_to_results: Type.Union([Type.Integer(), Type.Null()]),
+  /** Delivered emails the mail check gave a verdict on (valid, risky or invalid; not unknown). */
+  emails_checked: Type.Integer(),
+  /** Of those, the percent judged valid, one decimal. */
+  emails_valid_percent: Type.Union([Type.Number(), Type.Null()]),
+  generated_at: Type.String(),
+});
+export type PublicLeadStats = Static<typeof PublicLeadStats>;
 
 const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
 
-/** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed. */
+/** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed; the public figures. */
 export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   generate: {
     method: 'POST', path: '/api/generate-leads', access: 'user', streaming: true, apiKey: true,
@@ -307,4 +338,5 @@ export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   cancel: { method: 'DELETE', path: '/api/lead-searches/:id', access: 'user', apiKey: true, schema: { params: LeadSearchId, response: { 200: LeadSearchSummary, ...searchErrors } } },
   /** Server-Sent Events, written as they come: no reply schema. */
   feed: { method: 'GET', path: '/api/lead-searches/:id/events', access: 'user', streaming: true, apiKey: true, schema: { params: LeadSearchId, querystring: SearchFeedQuery } },
+  publicStats: { method: 'GET', path: '/api/lead-stats', access: 'public', schema: { response: { 200: PublicLeadStats } } },
 });

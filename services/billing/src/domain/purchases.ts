@@ -116,6 +116,7 @@ export async function grantPurchase(trx: Trx, p: PurchaseRow): Promise<boolean> 
       currency: p.currency,
       credits: p.credits,
       completed_at: new Date(p.completed_at!).toISOString(),
+      ...(p.provider_mode === 'test' ? { test: true } : {}),
     });
   }
   return applied;

@@ -94,6 +94,8 @@ export class SearchSettlement {
       user_id: search.user_id,
       results_count: settled.leads_count,
       credits_used: charged,
+      industry: settled.industry,
+      location: settled.location,
       status: publicStatus(settled.status),
       reason: settled.reason,
       timestamp: new Date().toISOString(),
