@@ -172,7 +172,7 @@ for (const kind of kinds) {
       const request = await t.engine.waitForRequest(firstRun);
       // The engine is told what the user ever received from this location (business 1 too, past the
       // window), by lead intake's keys, so it neither crawls nor counts them: the quantity needs no padding.
-      const keysOf = (...ids: number[]) => ids.flatMap((i) => [`place:osm:node/${world}-${i}`, `site:${world}x${i}.example`]);
+      const keysOf = (...ids: number[]) => ids.flatMap((i) => [`place:osm:node/${world}-${i}`, `site:${world}x${i}.example`, `phone:${lead(world, i).phone}`]);
       // It is told the run is the monitor's, so it reuses what it knows of the area (sites found without contacts).
       expect(request).toMatchObject({ industry: 'Dentists', location, quantity: 5, monitor_id: monitor.id });
       expect([...(request.known_business_keys ?? [])].sort()).toEqual(keysOf(1, 2).sort());
