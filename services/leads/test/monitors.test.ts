@@ -48,7 +48,7 @@ for (const kind of kinds) {
     const settled = (searchId: string) =>
       expect.poll(async () => (await db()('lead_searches').where({ id: searchId }).first())?.credits, { timeout: 10_000 }).toMatch(/^(settled|released)$/);
     /** Business `i` of this test's world: its own place key, website and email. */
-    const lead = (world: string, i: number) => engineLead(i, { key: `osm:node/${world}-${i}`, email: `hi@${world}x${i}.example`, website: `https://${world}x${i}.example/`, phone: `+4993${String(seq).padStart(3, '0')}${String(i).padStart(4, '0')}` });
+    const lead = (world: string, i: number) => engineLead(i, { key: `osm:node/${world}-${i}`, email: `hi@${world}x${i}.example`, website: `https://${world}x${i}.example/`, phone: `+4993${world.replace(/\D/g, '').padStart(3, '0')}${String(i).padStart(4, '0')}` });
     /** Answers the search as the engine would, with these businesses, and waits for its books to close. */
     const answer = async (searchId: string, leads: ReturnType<typeof engineLead>[]) => {
       await t.engine.waitForRequest(searchId);
