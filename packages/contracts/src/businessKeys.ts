@@ -46,7 +46,7 @@ export interface BusinessFacts {
 }
 
 /** Two listings this close with the same name are one business listed twice. */
-export const SAME_PLACE_METRES = 100;
+const SAME_PLACE_METRES = 100;
 
 /**
  * The keys of a business: `place:<source>:<id>` (its own listing's first, then the other sources');
@@ -91,7 +91,7 @@ function siteKeyOf(website: string): string | undefined {
 }
 
 /** A name as listings of one business share it: accents, case and punctuation aside. */
-export const normalisedName = (name: string): string =>
+const normalisedName = (name: string): string =>
   name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim().slice(0, 200);
 
 /** The name-and-position key (position to 5 decimals, about a metre); undefined without a usable position or name. */
@@ -114,7 +114,7 @@ export function nearPointOf(key: string): NearPoint | undefined {
 }
 
 /** Metres between two points (haversine). */
-export function metresBetween(latA: number, lonA: number, latB: number, lonB: number): number {
+function metresBetween(latA: number, lonA: number, latB: number, lonB: number): number {
   const rad = Math.PI / 180;
   const dLat = (latB - latA) * rad;
   const dLon = (lonB - lonA) * rad;

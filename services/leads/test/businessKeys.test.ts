@@ -32,6 +32,9 @@ describe('what a website, an email and a phone are matched by', () => {
     expect(businessKeysOf({ placeKey: 'osm:node/1', website: 'https://www.example.com/' })).toEqual(['place:osm:node/1', 'site:example.com']);
     expect(businessKeysOf({ placeKey: 'osm:node/2', website: 'https://www.facebook.com/MyShop/' })).toEqual(['place:osm:node/2', 'site:facebook.com/myshop']);
     expect(businessKeysOf({ placeKey: 'osm:node/3', website: 'javascript:alert(1)' })).toEqual(['place:osm:node/3']);
+    // Any page of a business's own site is the site; a platform itself is no business's site.
+    expect(businessKeysOf({ placeKey: 'osm:node/4', website: 'https://shop.example.co.uk/Kontakt' })).toEqual(['place:osm:node/4', 'site:example.co.uk']);
+    expect(businessKeysOf({ placeKey: 'osm:node/5', website: 'https://www.facebook.com/' })).toEqual(['place:osm:node/5']);
   });
 
   it('by every source\'s place, its E.164 phone and its name where it stands', () => {

@@ -20,7 +20,7 @@ export async function lockOwnership(trx: Trx, userId: string): Promise<void> {
 /**
  * True when another search gave the user a business with one of these keys within the window, or
  * ever (`windowDays` null: a monitor's run): the same place, site or phone, or the same name within
- * SAME_PLACE_METRES (its `near:` rows found by name, then by distance). The caller holds lockOwnership.
+ * 100 m (its `near:` rows found by name, then compared by distance). The caller holds lockOwnership.
  */
 export async function isOwned(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number | null): Promise<boolean> {
   const points = keys.flatMap((key) => nearPointOf(key) ?? []);
