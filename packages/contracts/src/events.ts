@@ -164,6 +164,11 @@ export const EngineLead = Type.Object({
   ...Lead.properties,
   emails: Type.Optional(Type.Array(Type.String())),
   phones: Type.Optional(Type.Array(Type.String())),
+  /** Where the business stands: with its name, one of the keys its owner is known by (businessKeysOf). */
+  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  /** The place keys of the other sources' listings merged into this lead (`osm:node/1`). */
+  merged_keys: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 10 })),
 });
 
 export const ScrapeProgress = Type.Object({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
-import { businessKeysOf } from '@leadforge/contracts/businessKeys.ts';
+import { businessKeysOfLead } from '@leadforge/contracts/businessKeys.ts';
 import { createNominatimGeocoder } from '../src/places/nominatimGeocoder.ts';
 import { geocodeStoreOf } from '../src/places/geocodeStore.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
@@ -85,7 +85,7 @@ for (const kind of kinds) {
       const known = leadsOf(scraper, 'search-known-first');
       expect(known).toHaveLength(10);
       // The keys lead intake stores for them (owned_businesses), as the leads service sends them.
-      const knownKeys = known.flatMap((lead) => businessKeysOf(lead.key, lead.website));
+      const knownKeys = known.flatMap(businessKeysOfLead);
       const knownHosts = known.filter((lead) => lead.website).map((lead) => new URL(lead.website).host);
       expect(knownHosts.length).toBeGreaterThan(0);
       const hitsOfKnownSites = () => [...web.hits].filter(([key]) => knownHosts.includes(key.split(' ')[0])).reduce((sum, [, count]) => sum + count, 0);

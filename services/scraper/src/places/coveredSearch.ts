@@ -1,8 +1,7 @@
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { validE164 } from '../extract/phoneNumber.ts';
-import { siteOf } from '@leadforge/contracts/businessKeys.ts';
-import { socialProfile } from '../extract/socialProfiles.ts';
-import { isInArea, metresBetween } from './areaGeometry.ts';
+import { businessKeysOf, matchesNear, nearPointOf, type NearPoint } from '@leadforge/contracts/businessKeys.ts';
+import { isInArea } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';
 import { combinedFailureCode, failureCodeOf, PlacesFailure } from './placesFailure.ts';
 import type { SearchFailureCode } from '@leadforge/contracts';
@@ -38,28 +37,24 @@ export interface CoveredSearch {
   coverage(): Coverage | undefined;
 }
 
-/** Two places this close with the same name are one business listed twice. */
-const SAME_PLACE_METRES = 100;
-
-const normalisedName = (name: string): string =>
-  name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
 function countryOf(place: Place): CountryCode | undefined {
   const code = place.country?.toUpperCase();
   return code && isSupportedCountry(code) ? (code as CountryCode) : undefined;
 }
 
-/** The keys under which a place is the same business as another: its id, its website's registrable domain, its phone. */
-function keysOf(place: Place): string[] {
-  const keys = [`id:${place.source}:${place.placeId}`];
-  // The Public Suffix List's domain, so two shops on one hosting platform (a.wixsite.com, b.wixsite.com)
-  // stay two. A profile on a social network is not the business's own site: many share that domain.
-  const site = place.website && !socialProfile(place.website) ? siteOf(place.website) : undefined;
-  if (site) keys.push(`site:${site}`);
+/**
+ * The keys under which a place is the same business as another, the ones a user's ownership is
+ * checked by: its id first (then those of listings merged into it), its website, its phone (E.164,
+ * read in its country), its name where it stands.
+ */
+export function businessKeysOfPlace(place: Place): string[] {
   const phone = place.phone ? validE164(place.phone, countryOf(place)) : undefined;
-  if (phone) keys.push(`phone:${phone}`);
-  return keys;
+  return businessKeysOf({
+    placeKey: `${place.source}:${place.placeId}`, mergedKeys: place.mergedKeys, website: place.website, phone, name: place.name, lat: place.lat, lon: place.lon,
+  });
 }
+
+const nearPointsOf = (keys: string[]): NearPoint[] => keys.flatMap((key) => nearPointOf(key) ?? []);
 
 /** The fields one listing lacks, taken from the other's (a website from one, a phone from the other). */
 function fillFrom(target: Place, other: Place): void {
@@ -74,6 +69,8 @@ interface Entry {
   yielded: boolean;
   /** The sources whose listings it merges. */
   sources: Set<SourceName>;
+  /** The names and positions of those listings. */
+  nearPoints: NearPoint[];
 }
 
 interface SourceState {
@@ -129,20 +126,19 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
     if (byId) return byId;
     const fromAnotherSource = (entry: Entry | undefined) => (entry && !entry.sources.has(place.source) ? entry : undefined);
     for (const key of keys.slice(1)) {
-      const entry = fromAnotherSource(byKey.get(key));
+      const point = nearPointOf(key);
+      const entry = point
+        ? entries.find((candidate) => !candidate.sources.has(place.source) && candidate.nearPoints.some((known) => matchesNear(known, point)))
+        : fromAnotherSource(byKey.get(key));
       if (entry) return entry;
     }
-    if (place.lat === undefined || place.lon === undefined) return undefined;
-    const name = normalisedName(place.name);
-    return entries.find((entry) => !entry.sources.has(place.source) && entry.place.lat !== undefined && entry.place.lon !== undefined
-      && normalisedName(entry.place.name) === name
-      && metresBetween(place.lat!, place.lon!, entry.place.lat, entry.place.lon) <= SAME_PLACE_METRES);
+    return undefined;
   };
 
   /** Merges one batch; the places new to the search, in order. */
   const take = (batch: Place[], ready: Entry[]): void => {
     for (const place of batch) {
-      const keys = keysOf(place);
+      const keys = businessKeysOfPlace(place);
       if (place.lat !== undefined && place.lon !== undefined && !isInArea(area!, place.lat, place.lon)) {
         if (!outsideKeys.has(keys[0])) placesOutside++;
         outsideKeys.add(keys[0]);
@@ -152,11 +148,16 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       if (entry) {
         if (byKey.get(keys[0]) !== entry) duplicates++;
         entry.sources.add(place.source);
-        if (!entry.yielded) fillFrom(entry.place, place);
+        entry.nearPoints.push(...nearPointsOf(keys));
+        if (!entry.yielded) {
+          fillFrom(entry.place, place);
+          // Its listing's id too, so that ownership knows the business by every source's id.
+          if (place.source !== entry.place.source) entry.place.mergedKeys = [...new Set([...(entry.place.mergedKeys ?? []), `${place.source}:${place.placeId}`])].slice(0, 10);
+        }
         for (const key of keys) if (!byKey.has(key)) byKey.set(key, entry);
         continue;
       }
-      const fresh: Entry = { place: { ...place }, yielded: false, sources: new Set([place.source]) };
+      const fresh: Entry = { place: { ...place }, yielded: false, sources: new Set([place.source]), nearPoints: nearPointsOf(keys) };
       entries.push(fresh);
       ready.push(fresh);
       for (const key of keys) if (!byKey.has(key)) byKey.set(key, fresh);

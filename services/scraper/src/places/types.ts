@@ -14,6 +14,8 @@ export interface Place {
   lat?: number;
   lon?: number;
   categories?: string[];
+  /** The place keys (`<source>:<id>`) of other sources' listings merged into this one. */
+  mergedKeys?: string[];
 }
 
 export type SourceName = Place['source'];
