@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresConfigured, type TestDatabase, type TestDatabaseKind } from '@leadforge/testing';
 
 const MIGRATIONS = new URL('../src/db/migrations', import.meta.url).pathname;
-const OWNERSHIP_KEYS = '011_ownership_keys.sql';
+const OWNERSHIP_KEYS = '013_ownership_keys.sql';
 
 /**
- * Migration 011 on a database holding claims made before it: each claimed lead's phone and its
+ * Migration 013 on a database holding claims made before it: each claimed lead's phone and its
  * website's domain become keys of the same claim, so a business bought then is not charged again
  * when another source finds it by its phone.
  */
@@ -20,8 +20,8 @@ for (const kind of ['pglite', 'postgres'] as TestDatabaseKind[]) {
     let t: TestDatabase;
 
     beforeAll(async () => {
-      // The migrations as they stood before 011.
-      before = fs.mkdtempSync(path.join(os.tmpdir(), 'leads-before-011-'));
+      // The migrations as they stood before 013.
+      before = fs.mkdtempSync(path.join(os.tmpdir(), 'leads-before-013-'));
       for (const file of fs.readdirSync(MIGRATIONS).filter((name) => name.endsWith('.sql') && name < OWNERSHIP_KEYS)) {
         fs.copyFileSync(path.join(MIGRATIONS, file), path.join(before, file));
       }
