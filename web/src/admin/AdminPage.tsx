@@ -15,6 +15,7 @@ import { NoticesContext, type Notices } from './notices';
 import { OptOutsTab } from './OptOutsTab';
 import { OverviewTab } from './OverviewTab';
 import { ProxyStatsTab } from './ProxyStatsTab';
+import { RefundsTab } from './RefundsTab';
 import { UserDetailView } from './UserDetailView';
 import { UserManagementTab } from './UserManagementTab';
 import './admin.css';
@@ -97,6 +98,7 @@ export function AdminPage() {
               {tab === 'activity' && <ActivityLogsTab />}
               {tab === 'contacts' && <ContactFormsTab />}
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
+              {tab === 'refunds' && <RefundsTab onChanged={changed} />}
               {tab === 'opt-outs' && <OptOutsTab />}
               {tab === 'affiliates' && <AffiliatesTab />}
             </div>
