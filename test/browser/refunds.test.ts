@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
 
   beforeAll(async () => {
     [stack, browser] = await Promise.all([
-      startLocalStack({ env: { ADMIN_EMAILS: ADMIN.email, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' } }),
+      startLocalStack({ env: { ADMIN_EMAILS: ADMIN.email, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AUTH_REGISTER_PER_IP_PER_HOUR: '1000' }, timeoutMs: 600_000 }),
       launchBrowser(),
     ]);
     const api = apiClient(stack.url);
@@ -49,7 +49,7 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
       // Quinn and Rita used part of their pack (an admin's adjustment stands in for searches): their refunds wait for an admin.
       if (who !== UMA) expect((await api('POST', '/api/admin/update-credits', { user_id: reg.body.user.id, credits_change: -60 }, admin)).status).toBe(200);
     }
-  }, 240_000);
+  }, 900_000);
   afterAll(async () => {
     for (const context of contexts) await context.close();
     await browser?.close();

@@ -77,7 +77,7 @@ for (const kind of kinds) {
       expect(late.status).toBe(400);
       expect(late.body.code).toBe('refund_window_passed');
       expect(late.body.detail).toMatch(/^Refunds can be requested within 7 days of purchase; this one was completed on \d{4}-\d{2}-\d{2}$/);
-      expect((await b.call('GET', '/api/payments/history', undefined, user.headers)).body.purchases[0]).toMatchObject({ refund_request: null });
+      expect((await b.call('GET', '/api/payments/history', undefined, user.headers)).body.purchases[0]).toMatchObject({ refund_request: null, refundable_until: null });
       expect(await b.balance(user.id)).toBe(110);
     });
 

@@ -9,11 +9,11 @@ interface Props {
   onRequestRefund(purchase: Purchase): void;
 }
 
-const canRequestRefund = (p: Purchase, now: number) => !p.refund_request && p.refundable_until !== null && Date.parse(p.refundable_until) > now;
+/** The server gives `refundable_until` only while the window is open (and refuses a late request anyway). */
+const canRequestRefund = (p: Purchase) => !p.refund_request && p.refundable_until !== null;
 
 /** The 5 most recent purchases: plan name, date, +credits, amount, and the 7-day refund. */
 export function PurchaseHistory({ state, onRequestRefund }: Props) {
-  const now = Date.now();
   return (
     <section className="card billing-section" aria-labelledby="purchase-history-title">
       <h2 id="purchase-history-title">Purchase history</h2>
@@ -40,7 +40,7 @@ export function PurchaseHistory({ state, onRequestRefund }: Props) {
                     <strong>{refund.title}</strong> {refund.detail}
                   </p>
                 )}
-                {canRequestRefund(p, now) && (
+                {canRequestRefund(p) && (
                   <p className="purchase-refund">
                     <button type="button" className="purchase-refund-button" onClick={() => onRequestRefund(p)}>Request a refund</button>
                     <span className="muted"> until {formatPurchaseDate(p.refundable_until)}</span>

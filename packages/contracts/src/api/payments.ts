@@ -54,7 +54,7 @@ export const Purchase = Type.Object({
   credits: Type.Integer(),
   status: Type.String(),
   completed_at: Type.Union([Timestamp, Type.Null()]),
-  /** Until when the buyer may ask for a refund; null when they may not (not completed, or refunded). */
+  /** Until when the buyer may ask for a refund; null when they may not (the 7 days passed, not completed, or refunded). */
   refundable_until: Type.Union([Timestamp, Type.Null()]),
   refund_request: Type.Union([RefundRequestView, Type.Null()]),
 });

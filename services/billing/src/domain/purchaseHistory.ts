@@ -12,8 +12,10 @@ export async function purchaseHistory(db: Db, userId: string, limit: number): Pr
     .limit(limit);
   const requests: RefundRequestRow[] = rows.length ? await db('refund_requests').whereIn('purchase_id', rows.map((r) => r.id)) : [];
   const requestOf = new Map(requests.map((r) => [r.purchase_id, r]));
+  const now = Date.now();
   return rows.map((r) => {
     const request = requestOf.get(r.id);
+    const until = refundableUntil(r);
     return {
       id: r.id,
       plan_id: r.plan_id,
@@ -21,7 +23,8 @@ export async function purchaseHistory(db: Db, userId: string, limit: number): Pr
       credits: r.credits,
       status: r.status,
       completed_at: r.completed_at ? new Date(r.completed_at).toISOString() : null,
-      refundable_until: refundableUntil(r)?.toISOString() ?? null,
+      // Only while the buyer may still ask: the page offers "Request a refund" by it.
+      refundable_until: until && until.getTime() > now ? until.toISOString() : null,
       refund_request: request ? refundRequestView(request) : null,
     };
   });
