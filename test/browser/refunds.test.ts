@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
     await history.getByTestId('refund-status').getByText('Refunded $49.00.').waitFor();
     expect(await history.getByRole('button', { name: 'Request a refund' }).count()).toBe(0);
     await screenshot(page, 'refunds-credits-refunded');
-  });
+  }, 120_000);
 
   it('queues a used pack on a phone: the buyer sees the request waiting', async () => {
     const page = await signedIn(QUINN, PHONE);
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
     await rita.getByLabel('Why are you asking for a refund?').fill('Not what I expected');
     await rita.getByRole('button', { name: 'Request refund' }).click();
     await rita.getByTestId('refund-status').getByText('Refund requested.').waitFor();
-  });
+  }, 120_000);
 
   it('lets an admin approve in part and decline in the Refunds queue, saying which checkout ran', async () => {
     const page = await signedIn(ADMIN);
@@ -142,5 +142,5 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
     const quinn = await signedIn(QUINN);
     await quinn.goto(url('/credits'));
     await quinn.getByTestId('refund-status').getByText('Refunded $24.50.').waitFor();
-  });
+  }, 180_000);
 });

@@ -97,7 +97,7 @@ export function RefundsTab({ onChanged }: { onChanged(): void }) {
                       <div className="muted admin-break">{r.user_email ?? ''}</div>
                       <div className="muted">asked <time dateTime={r.requested_at}>{dateTime(r.requested_at)}</time></div>
                     </td>
-                    <td data-label="Purchase">
+                    <td data-label="Pack">
                       <div>
                         {r.plan_id} · {dollars(r.purchase_amount)} · {whole(r.purchase_credits)} credits
                         <div className="muted">{r.purchased_at ? dateTime(r.purchased_at) : ''} · {MODE_LABEL[r.provider_mode]}</div>
@@ -227,14 +227,14 @@ function RefundDecisionDialog({ decision, sending, error, onSend, onCancel }: Di
         {kind === 'partial' && (
           <div className="field">
             <label htmlFor={amountId}>Amount to refund (USD, at most {dollars(request.purchase_amount)})</label>
-            <input id={amountId} ref={first} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={sending} />
+            <input id={amountId} ref={first} inputMode="decimal" value={amount} onChange={(e) => { setAmount(e.target.value); setHint(''); }} disabled={sending} />
             <p className="field-hint">Suggested: {dollars(suggestedAmount(request))}, the share of the {whole(request.unspent_credits)} unspent credits.</p>
           </div>
         )}
         {kind !== 'retry' && (
           <div className="field">
             <label htmlFor={reasonId}>Reason{kind === 'decline' ? ' (the buyer sees it)' : ''}</label>
-            <textarea id={reasonId} ref={kind === 'partial' ? undefined : first} rows={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} disabled={sending} />
+            <textarea id={reasonId} ref={kind === 'partial' ? undefined : first} rows={3} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setHint(''); }} disabled={sending} />
           </div>
         )}
         {(hint || error) && <p className="alert alert-error" role="alert">{hint || error}</p>}

@@ -60,7 +60,7 @@ export function RefundRequestDialog({ purchase, sending, error, onSend, onCancel
             rows={3}
             maxLength={REASON_MAX}
             value={reason}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={(e) => { setReason(e.target.value); setHint(''); }}
             aria-invalid={hint ? true : undefined}
             disabled={sending}
           />
