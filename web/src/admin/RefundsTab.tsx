@@ -92,7 +92,7 @@ export function RefundsTab({ onChanged }: { onChanged(): void }) {
               <tbody>
                 {requests.map((r) => (
                   <tr key={r.id}>
-                    <td>
+                    <td className="admin-refund-buyer">
                       <strong className="admin-break">{r.user_name || 'Deleted account'}</strong>
                       <div className="muted admin-break">{r.user_email ?? ''}</div>
                       <div className="muted">asked <time dateTime={r.requested_at}>{dateTime(r.requested_at)}</time></div>
