@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
+import { TOPICS } from '@leadforge/contracts';
+import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
 import { startPaypalStandIn, type PaypalStandIn } from './support/paypalStandIn.ts';
 
@@ -89,6 +91,21 @@ for (const kind of kinds) {
       expect(await b.balance(user.id)).toBe(10);
       expect(await b.db('credit_ledger').where({ user_id: user.id, reason: 'refund' })).toHaveLength(1);
       expect(await refundAnnouncements(b, purchase.id)).toHaveLength(1);
+    });
+
+    it('puts refund requests in the account\'s data export, and forgets who asked and why when the account is deleted', async () => {
+      const user = await b.newUser();
+      const purchase = await buyWithTestCheckout(b, user, 'starter');
+      await b.call('POST', `/api/payments/purchases/${purchase.id}/refund-request`, { reason: 'Personal reason' }, user.headers);
+      const exported = await b.call('POST', '/internal/account-data/export', { user_id: user.id, email: 'someone@example.com' }, b.internal);
+      expect(exported.body.refund_requests).toEqual([expect.objectContaining({ purchase_id: purchase.id, status: 'refunded', reason: 'Personal reason', amount_refunded: 19 })]);
+      await b.bus.publish([{
+        topic: TOPICS.authUser,
+        key: user.id,
+        envelope: { id: crypto.randomUUID(), type: 'account.deleted', version: 1, occurred_at: new Date().toISOString(), key: user.id, data: { user_id: user.id, email_sha256: 'x'.repeat(64), deleted_at: new Date().toISOString() } },
+      }]);
+      const erased = await waitFor(() => b.db('refund_requests').where({ purchase_id: purchase.id }).first(), { until: (r) => r.reason === null, what: 'the request erased' });
+      expect(erased).toMatchObject({ user_email: null, user_name: null, reason: null, status: 'refunded', amount_cents: 1900 });
     });
   });
 
