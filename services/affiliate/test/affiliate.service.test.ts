@@ -160,7 +160,11 @@ for (const kind of kinds) {
       const signup = await svc.ctx.db.transaction();
       await recordRegistration(signup, SECRET, { user_id: buyer.id, name: buyer.name, email: buyer.email, role: 'user', status: 'active', created_at: new Date().toISOString(), referral_code: token });
       const applied = svc.ctx.db.transaction((trx) => recordPurchase(trx, purchase));
-      await new Promise((r) => setTimeout(r, 200));
+      // The purchase is waiting on the signup: for its buyer's lock (Postgres), or for the one connection the signup holds (PGlite).
+      const purchaseWaits = async () => kind === 'postgres'
+        ? (await signup.raw("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).rows[0].waiting > 0
+        : svc.ctx.db.client.pool.numPendingAcquires() > 0;
+      await expect.poll(purchaseWaits, { timeout: 10_000 }).toBe(true);
       await signup.commit();
       await applied;
       expect(await svc.ctx.db('commissions').where({ purchase_id: purchase.purchase_id }).select('amount_cents')).toEqual([{ amount_cents: 990 }]);
