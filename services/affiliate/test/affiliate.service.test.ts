@@ -186,6 +186,19 @@ for (const kind of kinds) {
       expect(statement.totals).toEqual({ pending: 0, payable: 0, paid: 0 });
     });
 
+    it('lowers the commission to 10% of what the buyer kept when an admin refunds in part', async () => {
+      const { referrer, token } = await referrerWithLink();
+      const buyer = newUser('Partial Refunder');
+      await register(buyer, token);
+      const purchaseId = `PUR-${crypto.randomUUID()}`;
+      await buy(buyer, purchaseId, 49, 'growth');
+      expect((await stats(referrer)).total_commissions).toBe(4.9);
+      await refund(buyer, purchaseId, 19.6);
+      expect(await stats(referrer)).toMatchObject({ total_commissions: 2.94 });
+      const statement = (await call('GET', '/api/affiliate/commissions', undefined, auth.bearer(referrer))).body;
+      expect(statement.commissions[0]).toMatchObject({ amount: 2.94, sale_amount: 29.4, status: 'pending' });
+    });
+
     it('refuses self-referral: a second account on the referrer\'s own mailbox earns nothing', async () => {
       const referrer = newUser('Self', `self.${crypto.randomBytes(3).toString('hex')}@gmail.com`);
       await register(referrer);

@@ -267,7 +267,7 @@ for (const kind of kinds) {
       const announced = await b.db('kit_outbox').whereRaw("envelope->>'type' = 'purchase.refunded'").andWhereRaw("envelope->'data'->>'purchase_id' = ?", [purchase.id]);
       expect(announced.map((r) => r.envelope.data)).toEqual([expect.objectContaining({ user_id: user.id, amount: 49, credits_reversed: 330 })]);
       const order = paypal.orders.get(purchase.provider_order_id)!;
-      expect(order.capture!.refunded).toBe(true);
+      expect(paypal.refunded(order.id)).toBe(true);
       expect((await postWebhook(paypal.refundEvent(purchase.provider_order_id))).body.outcome).toBe('already_refunded');
     });
 

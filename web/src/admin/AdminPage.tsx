@@ -16,6 +16,7 @@ import { OptOutsTab } from './OptOutsTab';
 import { OverviewTab } from './OverviewTab';
 import { ParkedWorkTab } from './ParkedWorkTab';
 import { ProxyStatsTab } from './ProxyStatsTab';
+import { RefundsTab } from './RefundsTab';
 import { UserDetailView } from './UserDetailView';
 import { UserManagementTab } from './UserManagementTab';
 import './admin.css';
@@ -98,6 +99,7 @@ export function AdminPage() {
               {tab === 'activity' && <ActivityLogsTab />}
               {tab === 'contacts' && <ContactFormsTab />}
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
+              {tab === 'refunds' && <RefundsTab onChanged={changed} />}
               {tab === 'opt-outs' && <OptOutsTab />}
               {tab === 'affiliates' && <AffiliatesTab />}
               {tab === 'parked-work' && <ParkedWorkTab />}

@@ -7,6 +7,7 @@ export const ADMIN_TABS = [
   { id: 'activity', label: 'Activity Logs' },
   { id: 'contacts', label: 'Contact Forms' },
   { id: 'credits', label: 'Credit Manager' },
+  { id: 'refunds', label: 'Refunds' },
   { id: 'opt-outs', label: 'Opt-outs' },
   { id: 'affiliates', label: 'Affiliates' },
   { id: 'parked-work', label: 'Parked work' },

@@ -1,4 +1,5 @@
 import type {
+  AdminRefundRequest, RefundRequestStatus,
   ActivityLogsResponse, AdminActionResponse, AdminParkedWorkResponse, AdminReplayParkedWorkRequest, ParkedWorkQuery, ReplayParkedWorkResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
   PayoutBatch, PayoutBatchesResponse,
   PaypalConfigResponse, ProxyStatsResponse, UsageStatsResponse,
@@ -32,7 +33,42 @@ export const adminKeys = {
   paypalConfig: ['admin', 'paypal-config'] as const,
   parkedWorkAll: ['admin', 'parked-work'] as const,
   parkedWork: (query: ParkedWorkQuery) => ['admin', 'parked-work', query] as const,
+  refundsAll: ['admin', 'refunds'] as const,
+  refunds: (query: RefundsQuery) => ['admin', 'refunds', query] as const,
 };
+
+export interface RefundsQuery {
+  status: RefundRequestStatus | 'open' | 'all';
+  page: number;
+  page_size: number;
+}
+
+export interface RefundsPage {
+  requests: AdminRefundRequest[];
+  page: number;
+  page_size: number;
+  total: number;
+  open: number;
+}
+
+export interface RefundDecision {
+  request: AdminRefundRequest;
+  message: string;
+}
+
+/** The Refunds queue: open requests (waiting for a decision or a retry) first, oldest first. */
+export async function fetchRefunds(query: RefundsQuery): Promise<RefundsPage> {
+  return (await api.get<RefundsPage>('/api/admin/refunds', { params: query })).data;
+}
+
+/** Approves in full (no amount) or in part; repeating it retries a refund that did not finish, never refunding twice. */
+export async function approveRefund(requestId: string, reason: string, amount?: number): Promise<RefundDecision> {
+  return (await api.post<RefundDecision>(`/api/admin/refunds/${encodeURIComponent(requestId)}/approve`, { reason, ...(amount === undefined ? {} : { amount }) })).data;
+}
+
+export async function declineRefund(requestId: string, reason: string): Promise<RefundDecision> {
+  return (await api.post<RefundDecision>(`/api/admin/refunds/${encodeURIComponent(requestId)}/decline`, { reason })).data;
+}
 
 export interface StatsQuery {
   include: ('stats' | 'users' | 'contact_submissions')[];

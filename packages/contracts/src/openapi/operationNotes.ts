@@ -30,6 +30,11 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
   'POST /api/payments/create-order': { summary: 'Start the CBC promo purchase (before an account exists)' },
   'POST /api/payments/complete-payment': { summary: 'Complete an approved CBC promo purchase' },
   'POST /api/payments/webhook': { summary: 'PayPal\'s payment notifications (called by PayPal)' },
+  'POST /api/payments/purchases/:purchaseId/refund-request': {
+    summary: 'Ask for the 7-day refund of a purchase',
+    description: 'Refunded at once when none of the pack\'s credits were used; otherwise an administrator decides. One request per purchase.',
+    examples: { request: { reason: 'I bought the wrong pack' } },
+  },
   'GET /api/payments/promo-orders/:orderId': { summary: 'Whether a paid CBC promo order was claimed by your account' },
   'POST /api/payments/test-checkout/:orderId/approve': { summary: 'Approve an order in the built-in test checkout (no money moves)' },
   'POST /api/opt-out': { summary: 'Ask to leave a business, email, phone or website out of Leadforge' },
