@@ -17,3 +17,4 @@ export * from './api/scraperAdmin.ts';
 export * from './api/admin.ts';
 export * from './internal/billing.ts';
 export * from './internal/accountData.ts';
+export * from './internal/mailRecipients.ts';

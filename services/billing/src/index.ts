@@ -1,7 +1,8 @@
-import { defineService } from '@leadforge/kit/service';
+import { defineService, running } from '@leadforge/kit/service';
 import { billingConfigFrom, BillingVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
 import { consumeSignups } from './events/signupConsumer.ts';
+import { consumeReceipts } from './events/receiptConsumer.ts';
 import { accountDataRoutes } from './routes/accountDataRoutes.ts';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
@@ -18,7 +19,7 @@ export const billingService = defineService({
   config: billingConfigFrom,
   runtime: buildRuntime,
   routes: [paymentRoutes, promoRoutes, testCheckoutRoutes, webhookRoutes, adminRoutes, internalRoutes, accountDataRoutes],
-  start: [consumeSignups],
+  start: [({ mail }) => running(mail), consumeSignups, consumeReceipts],
 });
 
 export default billingService;

@@ -3,6 +3,7 @@ import { leadsConfigFrom, LeadsVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';
+import { consumeSearchMails } from './events/searchReadyConsumer.ts';
 import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
@@ -25,7 +26,7 @@ export const leadsService = defineService({
     (app, rt) => { app.addHook('preClose', async () => rt.closing.abort()); },
     searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes,
   ],
-  start: [consumeScrapeResults, consumeAccountDeletions, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
+  start: [({ mail }) => running(mail), consumeScrapeResults, consumeAccountDeletions, consumeSearchMails, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
 });
 
 export default leadsService;
