@@ -17,10 +17,19 @@ export async function fetchBalance(): Promise<number> {
   return (await api.get<{ balance: number }>('/api/payments/balance')).data.balance;
 }
 
-/** The balance, or undefined until billing has answered once (nobody signed in: undefined). */
+/**
+ * The balance (nobody signed in: undefined). Until billing first answers, the figure the session
+ * came with (auth had it from billing at sign-in) stands in, so the header never starts empty.
+ */
 export function useBalance(): number | undefined {
   const { user } = useAuth();
-  return useQuery({ queryKey: balanceKeys.all, queryFn: fetchBalance, enabled: user !== null, staleTime: STALE_TIME.live }).data;
+  return useQuery({
+    queryKey: balanceKeys.all,
+    queryFn: fetchBalance,
+    enabled: user !== null,
+    staleTime: STALE_TIME.live,
+    placeholderData: user?.credits,
+  }).data;
 }
 
 /** After anything that moved credits: every place showing the balance reads it again. */
