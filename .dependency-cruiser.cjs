@@ -12,7 +12,7 @@ const TEST_CODE = ['^testing/', '^test/', '^bench/', '^(services|packages|gatewa
  * The kit's parts, lowest first: a part imports its own files and the parts below it, never one
  * beside or above it (docs/architecture.md, "The kit").
  */
-const KIT_LAYERS = [['config'], ['db', 'outbound', 'tracing'], ['work'], ['events', 'http'], ['service']];
+const KIT_LAYERS = [['config'], ['db', 'outbound', 'tracing'], ['work'], ['events', 'http'], ['mail'], ['service']];
 const kitPart = (part) => (part === 'tracing' ? 'tracing\\.ts$' : `${part}/`);
 const kitLayerRules = KIT_LAYERS.flatMap((layer, at) => layer.map((part) => ({
   name: `kit-${part}-imports-only-lower-parts`,

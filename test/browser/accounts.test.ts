@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR, downloadedBytes } from '../support/browser.ts';
-import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
+import { waitForMail } from '@leadforge/testing';
 
 describe.skipIf(!chromiumAvailable)('accounts in the browser: forgot password, reset, settings (needs Debian chromium at /usr/bin/chromium)', () => {
   let stack: LocalStackProcess;

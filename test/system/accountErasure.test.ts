@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@leadforge/kit/db';
 import { bearer } from '../support/api.ts';
 import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
-import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
+import { waitForMail } from '@leadforge/testing';
 
 const NAME = 'Zebulon Quaxley';
 const RENAMED = 'Zebulon Q. Quaxley';
@@ -89,7 +89,7 @@ describe('account deletion through the gateway erases the user\'s personal data 
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="leadforge-data-\d{4}-\d{2}-\d{2}\.json"$/);
     const file = await exported.json();
     expect(file.account).toMatchObject({ id: user.id, name: RENAMED, email: EMAIL, notify_search_ready: true });
-    expect(file.account.emails_sent.map((m: { kind: string }) => m.kind)).toContain('receipt');
+    expect(file.billing.emails_sent.map((m: { kind: string }) => m.kind)).toContain('receipt');
     expect(file.billing.purchases).toEqual([expect.objectContaining({ plan_id: 'starter', amount: 19, credits: 100, status: 'completed' })]);
     expect(file.billing.credit_ledger.map((e: { reason: string }) => e.reason)).toEqual(expect.arrayContaining(['signup', 'purchase', 'generation']));
     expect(file.leads.lead_searches).toEqual([expect.objectContaining({ industry: 'Dentists', location: 'Quaxton', leads: expect.arrayContaining([expect.objectContaining({ company: expect.any(String) })]) })]);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { readMailbox, waitForMail } from '../../services/auth/test/support/mailbox.ts';
+import { readMailbox, waitForMail } from '@leadforge/testing';
 
 const RESET_ANSWER = 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.';
 
@@ -40,7 +40,7 @@ describe('accounts through the gateway: password reset by email, change password
     const link = mail.links.find((l) => l.includes('/reset-password?token='))!;
     expect(new URL(link).origin).toBe(new URL(stack.url).origin.replace('127.0.0.1', 'localhost'));
     expect((await readMailbox(mailDir)).some((m) => m.to.includes('nobody@example.com'))).toBe(false);
-    expect(stack.output()).toContain('no SMTP_URL: account emails are written as .eml files, not sent');
+    expect(stack.output()).toContain("no SMTP_URL: auth's emails are written as .eml files, not sent");
     await expect.poll(() => stack.output()).toContain('EMAIL NOT SENT (no SMTP_URL)');
 
     // The link opens the SPA's reset page.

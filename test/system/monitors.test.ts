@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@leadforge/testing';
+import { waitFor, waitForMail } from '@leadforge/testing';
 import { webhookSignature } from '../../services/leads/src/webhooks/webhookSignature.ts';
-import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
 import { bearer } from '../support/api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';

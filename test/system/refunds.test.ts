@@ -5,7 +5,7 @@ import { waitFor } from '@leadforge/testing';
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
-import { waitForMail } from '../../services/auth/test/support/mailbox.ts';
+import { waitForMail } from '@leadforge/testing';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 
 const ADMIN_EMAIL = 'refund-admin@example.com';

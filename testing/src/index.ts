@@ -4,3 +4,4 @@ export * from './serviceUnderTest.ts';
 export * from './testKafka.ts';
 export * from './testServers.ts';
 export * from './asyncRequestListener.ts';
+export * from './mailbox.ts';

@@ -21,3 +21,4 @@ export * from './internal/accountData.ts';
 export * from './internal/parkedWork.ts';
 export * from './api/parkedWork.ts';
 export * from './industryWords.ts';
+export * from './internal/mailRecipients.ts';

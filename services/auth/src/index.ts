@@ -1,6 +1,6 @@
-import { defineService } from '@leadforge/kit/service';
+import { defineService, running } from '@leadforge/kit/service';
 import { authConfigFrom, AuthVariables } from './config.ts';
-import { buildRuntime, promoteConfiguredAdmins, startMailSending } from './runtime.ts';
+import { buildRuntime, promoteConfiguredAdmins } from './runtime.ts';
 import { publicRoutes } from './routes/publicRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
 import { accountRoutes } from './routes/accountRoutes.ts';
@@ -9,9 +9,7 @@ import { apiDocsRoutes } from './routes/apiDocsRoutes.ts';
 import { verifyApiKey } from './domain/apiKeys.ts';
 import { findStanding } from './domain/users.ts';
 import { startBalanceConsumer } from './events/balanceConsumer.ts';
-import { MAIL_QUEUE } from './mail/mailOutbox.ts';
-import { startReceiptConsumer } from './events/receiptConsumer.ts';
-import { startSearchReadyConsumer } from './events/searchReadyConsumer.ts';
+import { MAIL_QUEUE } from '@leadforge/kit/mail';
 
 export const authService = defineService({
   name: 'auth',
@@ -29,7 +27,7 @@ export const authService = defineService({
   }),
 
   routes: [publicRoutes, accountRoutes, apiKeyRoutes, apiDocsRoutes, internalRoutes],
-  start: [promoteConfiguredAdmins, startMailSending, startBalanceConsumer, startReceiptConsumer, startSearchReadyConsumer],
+  start: [promoteConfiguredAdmins, ({ mail }) => running(mail), startBalanceConsumer],
 });
 
 export default authService;

@@ -4,17 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured, waitFor, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import { postgresConfigured, readMailbox, waitFor, waitForMail, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
 import type { RunningService } from '@leadforge/kit/service';
 import { loadKitConfig } from '@leadforge/kit/config';
-import { createMemoryBus } from '@leadforge/kit/events';
-import { TOPICS } from '@leadforge/contracts';
-import { v7 as uuidv7 } from 'uuid';
 import pino from 'pino';
 import authService from '../src/index.ts';
-import { mailTransportFrom } from '../src/mail/mailTransport.ts';
+import { mailTransportFrom } from '@leadforge/kit/mail';
 import { loadAuthConfig } from '../src/config.ts';
-import { readMailbox, waitForMail } from './support/mailbox.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const RESET_ANSWER = { status: 202, body: { message: 'If an account exists for this email, we have sent a link to reset its password. It works for one hour.' } };
@@ -102,7 +98,7 @@ for (const kind of kinds) {
       // (a token, an email, a send), is done once its email is written: the unknown one is done by then.
       await resetLink('known@example.com');
       expect((await readMailbox(mailDir)).length).toBe(before);
-      expect(await svc.ctx.db('mail_outbox').where({ recipient: 'nobody@example.com' })).toEqual([]);
+      expect(await svc.ctx.db('kit_mail_outbox').where({ recipient: 'nobody@example.com' })).toEqual([]);
       const bad = await call('POST', '/api/auth/password-reset', { email: 'not-an-email' });
       expect(bad).toMatchObject({ status: 400, body: { detail: 'Please enter a valid email address' } });
     });
@@ -145,7 +141,7 @@ for (const kind of kinds) {
       const notice = await waitForMail(mailDir, 'change@example.com', /^Your Leadforge password was changed$/);
       expect(notice.text).toContain('changed from the account settings');
       // Sent emails keep who, what and when, not their text.
-      const row = await svc.ctx.db('mail_outbox').where({ recipient: 'change@example.com' }).first();
+      const row = await svc.ctx.db('kit_mail_outbox').where({ recipient: 'change@example.com' }).first();
       expect(row).toMatchObject({ kind: 'password-changed', text_body: null, html_body: null });
       expect(row.sent_at).toBeTruthy();
     });
@@ -208,7 +204,7 @@ for (const kind of kinds) {
       expect(goodbye.text).toContain('remaining credits were forfeited');
       // Once the last email is sent, no table of auth holds the address.
       await expect.poll(async () => {
-        const tables = ['users', 'mail_outbox', 'withheld_signup_grants', 'password_reset_tokens', 'kit_outbox'];
+        const tables = ['users', 'kit_mail_outbox', 'withheld_signup_grants', 'password_reset_tokens', 'kit_outbox'];
         const dumps = await Promise.all(tables.map(async (t) => JSON.stringify(await svc.ctx.db(t).select())));
         return dumps.some((d) => d.toLowerCase().includes('leaving@example.com'));
       }, { timeout: 10_000 }).toBe(false);
@@ -319,7 +315,7 @@ describe('account emails through SMTP_URL', () => {
     expect(smtp.received[0]).toMatch(/^From: Leadforge <hello@leadforge\.test>$/m);
     expect(smtp.received[0]).toMatch(/^Subject: Reset your Leadforge password$/m);
     expect(smtp.received[0]).toMatch(/multipart\/alternative/);
-    const row = await svc.ctx.db('mail_outbox').where({ recipient: 'smtp@example.com' }).first();
+    const row = await svc.ctx.db('kit_mail_outbox').where({ recipient: 'smtp@example.com' }).first();
     expect(row).toMatchObject({ attempts: 2, text_body: null, last_error: null });
   });
 
@@ -329,144 +325,7 @@ describe('account emails through SMTP_URL', () => {
     expect(() => loadAuthConfig(production, loadKitConfig('auth', production))).toThrow('SMTP_URL is required in production');
     const local = { ...production, PUBLIC_URL: 'http://127.0.0.1:8080', LEADFORGE_STAND_INS: 'true', DATA_DIR: os.tmpdir() };
     const kit = loadKitConfig('auth', local);
-    expect(mailTransportFrom(loadAuthConfig(local, kit), kit, log).describe).toMatch(/^\.eml files in /);
+    expect(mailTransportFrom(loadAuthConfig(local, kit).mail, kit, log).describe).toMatch(/^\.eml files in /);
     expect(() => loadAuthConfig({ SMTP_URL: 'http://nope' }, loadKitConfig('auth', {}))).toThrow('SMTP_URL has a bad value');
-  });
-});
-
-describe('receipts by email', () => {
-  let svc: RunningService;
-  let bus: ReturnType<typeof createMemoryBus>;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadforge-receipts-'));
-    bus = createMemoryBus();
-    svc = await startServiceForTest(authService, { kind: 'pglite', bus, env: { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:5999' } });
-  });
-  afterAll(async () => {
-    await svc?.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
-
-  // The memory bus's publish resolves once every consumer has handled the events, so the emails they
-  // queue are all in the outbox by then; once none is left to send, the mailbox holds all there will be.
-  const everyQueuedEmailSent = () => waitFor(
-    () => svc.ctx.db('mail_outbox').whereNull('sent_at').whereNull('failed_at').count({ n: '*' }).first().then((r) => Number(r!.n)),
-    { until: (pending) => pending === 0, what: 'every queued email sent' },
-  );
-
-  const completed = (userId: string, purchaseId: string, completedAt: Date) => ({
-    topic: TOPICS.billingPurchase,
-    key: userId,
-    envelope: {
-      id: uuidv7(), type: 'purchase.completed', version: 1, occurred_at: completedAt.toISOString(), key: userId,
-      data: { purchase_id: purchaseId, user_id: userId, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: completedAt.toISOString() },
-    },
-  });
-
-  it('emails one receipt per completed purchase, even when the event comes twice, and none for an old sale', async () => {
-    const call = caller(() => svc.url);
-    const reg = await call('POST', '/api/auth/register', { name: 'Annie Easley', email: 'annie@example.com', password: 'secret123' });
-    const userId = reg.body.user.id as string;
-    const message = completed(userId, 'purchase-1', new Date());
-    await bus.publish([message, message, completed(userId, 'purchase-old', new Date(Date.now() - 3 * 24 * 3600_000))]);
-
-    const receipt = await waitForMail(path.join(dataDir, 'mail'), 'annie@example.com', /^Your Leadforge receipt: 330 credits$/);
-    expect(receipt.text).toContain('Plan: Growth');
-    expect(receipt.text).toContain('Amount paid: $49.00 USD');
-    expect(receipt.text).toContain('Reference: purchase-1');
-    expect(receipt.html).toContain('Amount paid');
-    expect(receipt.links).toContain('http://127.0.0.1:5999/credits');
-    await everyQueuedEmailSent();
-    const receipts = (await readMailbox(path.join(dataDir, 'mail'))).filter((m) => m.subject.startsWith('Your Leadforge receipt'));
-    expect(receipts).toHaveLength(1);
-  });
-
-  const event = (topic: string, type: string, key: string, occurredAt: Date, data: unknown) => ({
-    topic, key, envelope: { id: uuidv7(), type, version: 1, occurred_at: occurredAt.toISOString(), key, data },
-  });
-
-  it('emails a notice for a refund, once', async () => {
-    const call = caller(() => svc.url);
-    const reg = await call('POST', '/api/auth/register', { name: 'Mary Jackson', email: 'mary@example.com', password: 'secret123' });
-    const userId = reg.body.user.id as string;
-    const refunded = event(TOPICS.billingPurchase, 'purchase.refunded', userId, new Date(), {
-      purchase_id: 'purchase-2', user_id: userId, amount: 19, credits_reversed: 100, refunded_at: new Date().toISOString(),
-    });
-    await bus.publish([refunded, refunded]);
-    const notice = await waitForMail(path.join(dataDir, 'mail'), 'mary@example.com', /^Your Leadforge refund: \$19\.00$/);
-    expect(notice.text).toContain('Amount refunded: $19.00 USD');
-    expect(notice.text).toContain('Credits taken back: 100');
-    expect(notice.text).toContain('Reference: purchase-2');
-    await everyQueuedEmailSent();
-    expect((await readMailbox(path.join(dataDir, 'mail'))).filter((m) => m.subject.startsWith('Your Leadforge refund'))).toHaveLength(1);
-  });
-
-  it('emails "your leads are ready" for a search that ran more than a minute, unless turned off', async () => {
-    const call = caller(() => svc.url);
-    const mailDir = path.join(dataDir, 'mail');
-    const search = async (email: string, ranSeconds: number, status = 'completed') => {
-      const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email, password: 'secret123' });
-      const userId = reg.body.user.id as string;
-      const searchId = uuidv7();
-      const started = new Date(Date.now() - ranSeconds * 1000);
-      await bus.publish([
-        event(TOPICS.leadsSearch, 'search.requested', searchId, started, { search_id: searchId, user_id: userId, industry: 'bakeries', location: 'Lyon', quantity: 20, deadline_at: new Date().toISOString() }),
-        event(TOPICS.leadsSearch, 'search.completed', searchId, new Date(), { search_id: searchId, user_id: userId, results_count: 17, credits_used: 17, status, reason: null, timestamp: new Date().toISOString() }),
-      ]);
-      return reg.body.access_token as string;
-    };
-    await search('long@example.com', 95);
-    const ready = await waitForMail(mailDir, 'long@example.com', /^Your leads are ready: 17 leads$/);
-    expect(ready.links).toContain('http://127.0.0.1:5999/dashboard');
-    expect(ready.text).toContain('turn it off in your account settings');
-
-    await search('quick@example.com', 20);
-    await search('failed@example.com', 95, 'failed');
-    const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email: 'quiet@example.com', password: 'secret123' });
-    await call('PATCH', '/api/auth/me', { notify_search_ready: false }, reg.body.access_token);
-    const userId = reg.body.user.id as string;
-    const searchId = uuidv7();
-    await bus.publish([
-      event(TOPICS.leadsSearch, 'search.requested', searchId, new Date(Date.now() - 120_000), { search_id: searchId, user_id: userId, industry: 'bakeries', location: 'Lyon', quantity: 20, deadline_at: new Date().toISOString() }),
-      event(TOPICS.leadsSearch, 'search.completed', searchId, new Date(), { search_id: searchId, user_id: userId, results_count: 3, credits_used: 3, status: 'completed', reason: null, timestamp: new Date().toISOString() }),
-    ]);
-    await expect.poll(() => svc.ctx.db('searches_in_progress').count({ n: '*' }).first().then((r) => Number(r!.n)), { timeout: 5000 }).toBe(0);
-    await everyQueuedEmailSent();
-    const sent = (await readMailbox(mailDir)).filter((m) => m.subject.startsWith('Your leads are ready')).map((m) => m.to);
-    expect(sent).toEqual([expect.stringContaining('long@example.com')]);
-  });
-
-  it("emails a monitor's new businesses when its user asked for it, and always a run that had no credits", async () => {
-    const call = caller(() => svc.url);
-    const mailDir = path.join(dataDir, 'mail');
-    const run = async (email: string, data: { status: string; new_leads: number; notify_email: boolean }) => {
-      const reg = await call('POST', '/api/auth/register', { name: 'Ada Lovelace', email, password: 'secret123' });
-      const monitorId = uuidv7();
-      const searchId = data.status === 'insufficient_credits' ? null : uuidv7();
-      const published = event(TOPICS.leadsSearch, 'monitor.run.completed', monitorId, new Date(), {
-        monitor_id: monitorId, user_id: reg.body.user.id, search_id: searchId, industry: 'Dentists', location: 'Ulm',
-        credits_used: data.new_leads, timestamp: new Date().toISOString(), ...data,
-      });
-      await bus.publish([published]);
-      return { searchId, eventId: published.envelope.id };
-    };
-    const news = await run('watcher@example.com', { status: 'completed', new_leads: 3, notify_email: true });
-    const mail = await waitForMail(mailDir, 'watcher@example.com', /^3 new dentists in Ulm$/);
-    expect(mail.links).toContain(`http://127.0.0.1:5999/monitors?run=${news.searchId}`);
-    await run('broke@example.com', { status: 'insufficient_credits', new_leads: 0, notify_email: false });
-    const broke = await waitForMail(mailDir, 'broke@example.com', /could not run: no credits left$/);
-    expect(broke.subject).toBe('Your monitor for Dentists in Ulm could not run: no credits left');
-
-    // No email: notices off, or nothing new. Checked once both events are handled and every queued email sent.
-    const quiet = await Promise.all([
-      run('notices-off@example.com', { status: 'completed', new_leads: 2, notify_email: false }),
-      run('nothing-new@example.com', { status: 'completed', new_leads: 0, notify_email: true }),
-    ]);
-    await expect.poll(() => svc.ctx.db('kit_handled_events').whereIn('event_id', quiet.map((q) => q.eventId)).count({ n: '*' }).first().then((r) => Number(r!.n)), { timeout: 10_000 }).toBe(2);
-    await everyQueuedEmailSent();
-    const to = (await readMailbox(mailDir)).map((m) => m.to).join(' ');
-    expect(to).not.toContain('notices-off@example.com');
-    expect(to).not.toContain('nothing-new@example.com');
   });
 });

@@ -100,6 +100,19 @@ for (const kind of kinds) {
       expect(missing.status).toBe(404);
     });
 
+    it("tells the other services where an active user's emails go, and nothing for an account gone or deactivated", async () => {
+      const reg = await register('letters@example.com');
+      const id = reg.body.user.id;
+      const internal = { 'x-internal-token': svc.ctx.config.internalToken };
+      expect((await call('GET', `/internal/users/${id}/mail-recipient`)).status).toBe(403);
+      expect(await call('GET', `/internal/users/${id}/mail-recipient`, undefined, internal)).toMatchObject({
+        status: 200, body: { user_id: id, email: 'letters@example.com', name: expect.any(String), notify_search_ready: true },
+      });
+      await call('POST', `/internal/users/${id}/status`, { status: 'inactive' }, internal);
+      expect((await call('GET', `/internal/users/${id}/mail-recipient`, undefined, internal)).status).toBe(404);
+      expect((await call('GET', '/internal/users/00000000-0000-7000-8000-000000000000/mail-recipient', undefined, internal)).status).toBe(404);
+    });
+
     it('publishes user.registered with referral and promo fields through the outbox', async () => {
       const reg = await register('promo@example.com', 'secret123', { referral_code: 'ABC123', promo_code: 'cbc500', order_id: 'ORDER-1', promo_claim_token: 'claim-secret' });
       const row = await svc.ctx.db('kit_outbox').whereRaw("envelope->>'type' = 'user.registered'").andWhereRaw("envelope->'data'->>'user_id' = ?", [reg.body.user.id]).first();

@@ -1,10 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { collectConfig, readVariables, Variable, type ConfigProblems } from '@leadforge/kit/config';
+import { mailConfigFrom, MailVariables, type MailConfig } from '@leadforge/kit/mail';
 
 const webhookNote = 'the id PayPal shows for the webhook listening on /api/payments/webhook; without it deliveries cannot be verified';
 
 /** Every variable billing reads besides the kit's. */
 export const BillingVariables = Type.Object({
+  // Receipts and refund notices.
+  ...MailVariables,
   PAYPAL_CLIENT_ID: Variable.string({ description: 'PayPal sandbox REST app (checkout)', defaultText: 'the built-in test checkout', secret: true, production: 'this pair or the `PAYPAL_LIVE_*` pair', example: 'paypal-client-id' }),
   PAYPAL_CLIENT_SECRET: Variable.string({ description: 'its secret', defaultText: 'unset', secret: true, production: 'with `PAYPAL_CLIENT_ID`', example: 'paypal-client-secret' }),
   PAYPAL_WEBHOOK_ID: Variable.string({ description: webhookNote, defaultText: 'unset', secret: true, production: 'with `PAYPAL_CLIENT_ID`', example: 'WH-SANDBOX' }),
@@ -37,6 +40,7 @@ export interface BillingConfig {
   /** How long the balance shown right after signing up waits for the signup grant (BILLING_SIGNUP_WAIT_MS). */
   signupWaitMs: number;
   limits: { ordersPerUserPerHour: number; promoOrdersPerIpPerHour: number };
+  mail: MailConfig;
 }
 
 export interface PaymentsConfig {
@@ -80,7 +84,7 @@ export function loadPaymentsConfig(env: NodeJS.ProcessEnv, production: boolean):
 }
 
 /** Billing's configuration; `kit.requireRealProviders`: no stand-in for a paid provider. */
-export function billingConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { requireRealProviders: boolean }): BillingConfig {
+export function billingConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { publicUrl: string; requireRealProviders: boolean }): BillingConfig {
   const vars = readVariables(BillingVariables, env, problems);
   return {
     payments: paymentsConfigOf(vars, kit.requireRealProviders, problems),
@@ -89,5 +93,6 @@ export function billingConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProble
       ordersPerUserPerHour: vars.BILLING_ORDERS_PER_USER_PER_HOUR,
       promoOrdersPerIpPerHour: vars.BILLING_PROMO_ORDERS_PER_IP_PER_HOUR,
     },
+    mail: mailConfigFrom(vars, problems, kit),
   };
 }

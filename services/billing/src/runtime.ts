@@ -1,4 +1,6 @@
 import type { ServiceContext } from '@leadforge/kit/service';
+import { Mailer } from '@leadforge/kit/mail';
+import { PURCHASE_MAILS, type PurchaseMailer } from './mail/purchaseMails.ts';
 import { Checkout } from './domain/checkout.ts';
 import { PaypalWebhooks } from './domain/paypalWebhooks.ts';
 import { RefundRequests } from './domain/refundRequests.ts';
@@ -15,6 +17,8 @@ export interface BillingRuntime {
   webhooks: PaypalWebhooks;
   balanceForDisplay: (userId: string) => Promise<number>;
   limits: { ordersPerUserPerHour: number; promoOrdersPerIpPerHour: number };
+  /** Billing's emails: receipts and refund notices. */
+  mail: PurchaseMailer;
 }
 
 export async function buildRuntime(ctx: ServiceContext, config: BillingConfig): Promise<BillingRuntime> {
@@ -29,5 +33,6 @@ export async function buildRuntime(ctx: ServiceContext, config: BillingConfig): 
     webhooks: new PaypalWebhooks(ctx, providers),
     balanceForDisplay: displayBalances(ctx.db, config.signupWaitMs),
     limits: config.limits,
+    mail: new Mailer({ db: ctx.db, service: 'billing', config: config.mail, kit: ctx.config, log: ctx.log, templates: PURCHASE_MAILS }),
   };
 }

@@ -1,8 +1,11 @@
 import { Type } from 'typebox';
 import { readVariables, Variable, type ConfigProblems } from '@leadforge/kit/config';
+import { mailConfigFrom, MailVariables, type MailConfig } from '@leadforge/kit/mail';
 
 /** Every variable the leads service reads besides the kit's. */
 export const LeadsVariables = Type.Object({
+  // "Your leads are ready" and the monitors' notices.
+  ...MailVariables,
   LEADS_SEARCH_DEADLINE_SECONDS: Variable.integer({ description: 'how long the engine has for a search; then the search ends with what it has', default: 120, minimum: 1, maximum: 3600 }),
   LEADS_DEADLINE_GRACE_MS: Variable.integer({ description: 'extra time past the deadline for the engine\'s own `scrape.finished` to arrive', default: 5000, minimum: 0, maximum: 600_000 }),
   LEADS_MAX_RUNNING_PER_USER: Variable.integer({ description: 'searches one user may have running at once', default: 2, minimum: 1, maximum: 100 }),
@@ -48,6 +51,7 @@ export interface LeadsConfig {
   intakeRetryMs: number;
   webhooks: WebhooksConfig;
   monitors: MonitorsConfig;
+  mail: MailConfig;
 }
 
 /** How the monitor scheduler looks for due monitors and spreads their runs (docs/monitors.md). */
@@ -77,7 +81,7 @@ export interface WebhooksConfig {
 }
 
 /** The leads service's configuration; `kit.requireRealProviders`: production without the labelled stand-ins. */
-export function leadsConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { requireRealProviders: boolean }): LeadsConfig {
+export function leadsConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems, kit: { publicUrl: string; requireRealProviders: boolean }): LeadsConfig {
   const vars = readVariables(LeadsVariables, env, problems);
   if (vars.LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS && kit.requireRealProviders) problems.add('LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS', 'must not be true in production');
   return {
@@ -103,5 +107,6 @@ export function leadsConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProblems
       parallel: vars.MONITORS_RUNS_AT_ONCE,
       leaseMs: vars.MONITORS_LEASE_MS,
     },
+    mail: mailConfigFrom(vars, problems, kit),
   };
 }

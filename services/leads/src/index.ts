@@ -3,6 +3,7 @@ import { leadsConfigFrom, LeadsVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
 import { consumeScrapeResults } from './events/scrapeResultConsumer.ts';
 import { consumeAccountDeletions } from './events/accountErasureConsumer.ts';
+import { consumeSearchMails } from './events/searchReadyConsumer.ts';
 import { searchRoutes } from './routes/searchRoutes.ts';
 import { generateLeadsRoute } from './routes/generateLeadsRoute.ts';
 import { searchFeedRoute } from './routes/searchFeedRoute.ts';
@@ -12,13 +13,14 @@ import { optOutRoutes } from './routes/optOutRoutes.ts';
 import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
 import { WEBHOOK_DELIVERIES } from './webhooks/webhookSender.ts';
+import { MAIL_QUEUE } from '@leadforge/kit/mail';
 import { monitorRoutes } from './routes/monitorRoutes.ts';
 import { publicStatsRoute } from './routes/publicStatsRoute.ts';
 
 /** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, monitors, and the credits they hold. */
 export const leadsService = defineService({
   name: 'leads',
-  queues: [WEBHOOK_DELIVERIES],
+  queues: [WEBHOOK_DELIVERIES, MAIL_QUEUE],
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
   variables: LeadsVariables,
   config: leadsConfigFrom,
@@ -28,7 +30,7 @@ export const leadsService = defineService({
     (app, rt) => { app.addHook('preClose', async () => rt.closing.abort()); },
     searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes, publicStatsRoute,
   ],
-  start: [consumeScrapeResults, consumeAccountDeletions, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
+  start: [({ mail }) => running(mail), consumeScrapeResults, consumeAccountDeletions, consumeSearchMails, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
 });
 
 export default leadsService;

@@ -1,4 +1,6 @@
 import type { ServiceContext } from '@leadforge/kit/service';
+import { Mailer } from '@leadforge/kit/mail';
+import { SEARCH_MAILS, type SearchMailer } from './mail/searchMails.ts';
 import type { LeadsConfig } from './config.ts';
 import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
 import { CreditHolds } from './domain/creditHolds.ts';
@@ -25,6 +27,8 @@ export interface LeadsRuntime {
   /** What starting a monitor's run needs (the scheduler's and "run now"'s). */
   monitorRuns: RunStartDeps;
   monitors: MonitorScheduler;
+  /** The leads service's emails: "your leads are ready" and the monitors' notices. */
+  mail: SearchMailer;
   /** Aborted when the service begins to close: live streams and waiting calls end so the close can finish. */
   closing: AbortController;
 }
@@ -77,6 +81,7 @@ export function buildRuntime(ctx: ServiceContext, config: LeadsConfig): LeadsRun
     startDeps,
     monitorRuns,
     monitors: monitorScheduler({ db: ctx.db, log: ctx.log, config: config.monitors, run: monitorRuns }),
+    mail: new Mailer({ db: ctx.db, service: 'leads', config: config.mail, kit: ctx.config, log: ctx.log, templates: SEARCH_MAILS }),
     closing: new AbortController(),
   };
 }

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { readReferralCode } from '../affiliate/referralCookie';
@@ -6,6 +6,7 @@ import { errorDetail } from '../api/client';
 import { MIN_PASSWORD_LENGTH, validateRegistration, type RegistrationForm } from '../auth/formValidation';
 import { buildRegisterPayload, readPromoOffer } from '../auth/registration';
 import { useAuth } from '../auth/useAuth';
+import { invalidateBalance } from '../billing/balance';
 import { AuthShell } from '../components/AuthShell';
 import { fetchPromoClaim, type PromoClaim } from '../billing/paymentsApi';
 import { promoClaimProblem } from '../billing/promoClaim';
@@ -19,7 +20,8 @@ import { TextField } from '../components/TextField';
 const emptyForm: RegistrationForm = { name: '', email: '', password: '', confirmPassword: '' };
 
 export function RegisterPage() {
-  const { register, refreshUser } = useAuth();
+  const { register } = useAuth();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const promo = useMemo(() => readPromoOffer(searchParams, promoClaimTokenFor), [searchParams]);
@@ -40,7 +42,8 @@ export function RegisterPage() {
       if (!promo.applied || !promo.orderId) return null;
       const problem = await promoClaimProblem(promo.orderId, fetchPromoClaim);
       if (!problem) forgetPromoClaimToken(promo.orderId);
-      await refreshUser();
+      // The order's credits, when claimed, are in the balance now.
+      await invalidateBalance(queryClient);
       return problem;
     },
     onSuccess: (problem) => {

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { isAdmin } from '../auth/user';
+import { invalidateBalance } from '../billing/balance';
 import { ActivityLogsTab } from './ActivityLogsTab';
 import { AffiliatesTab } from './AffiliatesTab';
 import { adminKeys, fetchEnhancedStats, type StatsQuery } from './adminApi';
@@ -25,7 +26,7 @@ const SUCCESS_VISIBLE_MS = 6000;
 const OVERVIEW: StatsQuery = { include: ['stats'] };
 
 export function AdminPage() {
-  const { user, refreshUser } = useAuth();
+  const { user } = useAuth();
   const admin = user ? isAdmin(user) : false;
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
@@ -40,8 +41,8 @@ export function AdminPage() {
     void queryClient.invalidateQueries({ queryKey: adminKeys.statsAll });
     void queryClient.invalidateQueries({ queryKey: adminKeys.activityAll });
     // The admin may have changed their own credits: the header's balance follows.
-    void refreshUser();
-  }, [queryClient, refreshUser]);
+    void invalidateBalance(queryClient);
+  }, [queryClient]);
 
   const notices = useMemo<Notices>(() => ({
     success: (message) => { setError(''); setSuccess(message); },

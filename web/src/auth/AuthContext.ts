@@ -9,7 +9,6 @@ export interface AuthContextValue {
   login(email: string, password: string): Promise<User>;
   register(payload: RegisterPayload): Promise<User>;
   logout(): void;
-  refreshUser(): Promise<User | null>;
   changePassword(currentPassword: string, newPassword: string, keepApiKeys: boolean): Promise<PasswordChanged>;
   updateName(name: string): Promise<User>;
 }

@@ -7,7 +7,6 @@ import {
   authenticated,
   changePasswordRequest,
   loginRequest,
-  refreshRequest,
   registerRequest,
   restoreSession,
   updateNameRequest,
@@ -55,13 +54,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(anonymous);
   }, [queryClient]);
 
-  const refreshUser = useCallback(async () => {
-    const user = await refreshRequest(deps);
-    // A logout while the request was in flight wins over its late answer.
-    if (user && tokenStorage.read()) setSession(authenticated(user));
-    return user;
-  }, []);
-
   const changePassword = useCallback(async (currentPassword: string, newPassword: string, keepApiKeys: boolean) => {
     const changed = await changePasswordRequest(deps, currentPassword, newPassword, keepApiKeys);
     setSession(authenticated(changed.user));
@@ -81,11 +73,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       login,
       register,
       logout,
-      refreshUser,
       changePassword,
       updateName,
     }),
-    [session, login, register, logout, refreshUser, changePassword, updateName],
+    [session, login, register, logout, changePassword, updateName],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

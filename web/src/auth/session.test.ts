@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loginRequest, refreshRequest, registerRequest, restoreSession, type SessionDeps } from './session';
+import { loginRequest, registerRequest, restoreSession, type SessionDeps } from './session';
 import type { TokenStore } from '../api/tokenStorage';
 import type { User } from './user';
 
@@ -85,23 +85,5 @@ describe('login and register', () => {
     });
     await expect(loginRequest(deps, 'a@b.co', 'x')).rejects.toThrow('409');
     expect(tokens.value).toBeNull();
-  });
-});
-
-describe('refreshRequest', () => {
-  it('returns the fresh user', async () => {
-    const { deps } = fakeDeps('tok', () => ({ ...user, credits: 42 }));
-    expect(await refreshRequest(deps)).toMatchObject({ credits: 42 });
-  });
-
-  it('logs and returns null on failure, keeping the token', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const failure = new Error('503');
-    const { deps, tokens } = fakeDeps('tok', () => {
-      throw failure;
-    });
-    expect(await refreshRequest(deps)).toBeNull();
-    expect(tokens.value).toBe('tok');
-    expect(logged).toHaveBeenCalledWith('Failed to refresh user:', failure);
   });
 });

@@ -62,16 +62,6 @@ export async function registerRequest(deps: SessionDeps, payload: RegisterPayloa
   return acceptAuth(deps, data);
 }
 
-/** Re-reads the current user; `null` on failure so callers keep the session they have. */
-export async function refreshRequest(deps: SessionDeps): Promise<User | null> {
-  try {
-    return await fetchCurrentUser(deps);
-  } catch (err) {
-    console.error('Failed to refresh user:', err);
-    return null;
-  }
-}
-
 export interface PasswordChanged {
   user: User;
   /** API keys the change revoked (none when the user kept them). */

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { errorDetail } from '../api/client';
-import { useAuth } from '../auth/useAuth';
+import { invalidateBalance, useBalance } from './balance';
 import { FormAlert } from '../components/FormAlert';
 import { Icon } from '../components/Icon';
 import { CheckoutButton } from './CheckoutButton';
@@ -20,7 +20,7 @@ import './billing.css';
 const POPULAR_PLAN: PlanId = 'growth';
 
 export function CreditsPage() {
-  const { user, refreshUser } = useAuth();
+  const balance = useBalance();
   const payment = usePaymentConfig();
   const [processingPlan, setProcessingPlan] = useState<PlanId | null>(null);
   const [success, setSuccess] = useState('');
@@ -48,7 +48,7 @@ export function CreditsPage() {
         setSuccess('');
         setNotice(answer.message);
       }
-      await Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
+      await Promise.all([invalidateBalance(queryClient), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
     },
   });
   const history: HistoryState = purchases.data ? { status: 'ready', purchases: purchases.data } : purchases.isError ? { status: 'failed' } : { status: 'loading' };
@@ -77,7 +77,7 @@ export function CreditsPage() {
         setError(CREDITS_MESSAGES.executeFailed);
       } finally {
         setProcessingPlan(null);
-        await Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
+        await Promise.all([invalidateBalance(queryClient), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
       }
     },
     onCancel: () => setProcessingPlan(null),
@@ -99,7 +99,7 @@ export function CreditsPage() {
           <span className="balance-label">Current balance</span>
           <span className="balance-value" data-testid="credits-balance">
             <Icon name="zap" className="icon-sm" />
-            {formatCount(user?.credits ?? 0)}
+            {balance === undefined ? '…' : formatCount(balance)}
           </span>
           <span className="muted balance-unit">credits</span>
           <Link to="/dashboard" className="text-link balance-link">

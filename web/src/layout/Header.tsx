@@ -1,4 +1,5 @@
 import { Link, NavLink } from 'react-router-dom';
+import { useBalance } from '../billing/balance';
 import { formatCount } from '../billing/plans';
 import { useAuth } from '../auth/useAuth';
 import { isAdmin } from '../auth/user';
@@ -10,6 +11,7 @@ const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link 
 
 export function Header() {
   const { session, user } = useAuth();
+  const balance = useBalance();
 
   return (
     <header className="site-header">
@@ -40,7 +42,7 @@ export function Header() {
               <Link to="/credits" className="credit-badge" data-testid="credit-badge" title="Credit balance">
                 <Icon name="zap" className="icon-sm" />
                 <span>
-                  {formatCount(user.credits)}
+                  {balance === undefined ? '…' : formatCount(balance)}
                   <span className="credit-badge-unit"> credits</span>
                 </span>
               </Link>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth/useAuth';
+import { invalidateBalance, useBalance } from '../billing/balance';
 import { formatCount } from '../billing/plans';
 import { CoverageSentence } from './CoverageSentence';
 import { LeadForm } from './LeadForm';
@@ -12,27 +13,28 @@ import { SearchHistory, STATUS_LABELS } from './SearchHistory';
 import { SearchProgressView } from './SearchProgressView';
 import { SearchResults } from './SearchResults';
 import { useLeadSearch } from './useLeadSearch';
-import { useFreshBalance } from './useFreshBalance';
 import './leads.css';
 import { WatchThisSearch } from '../monitors/WatchThisSearch';
 import { PlacesStatusNotice } from '../locations/PlacesStatusNotice';
 
 export function DashboardPage() {
-  const { user, refreshUser } = useAuth();
+  const { user } = useAuth();
+  const balance = useBalance();
   const queryClient = useQueryClient();
-  // The history shows a search from its start; when it ends, the header badge shows the new balance at once.
-  const onSearchChange = useCallback((ended: boolean) => {
-    if (ended) void refreshUser();
+  // The history shows a search from its start; the balance follows its hold at the start and its
+  // charge when the live feed says it ended.
+  const onSearchChange = useCallback(() => {
+    void invalidateBalance(queryClient);
     void queryClient.invalidateQueries({ queryKey: leadSearchKeys.history });
-  }, [queryClient, refreshUser]);
+  }, [queryClient]);
   const { state, generate, cancel, showLatest } = useLeadSearch(onSearchChange);
-  useFreshBalance();
   // Coming back to the dashboard shows the last search (followed live if it still runs), not an empty table.
   useEffect(() => {
     void showLatest();
   }, [showLatest]);
 
   if (!user) return null;
+  const credits = balance ?? 0;
   const generating = state.phase === 'generating';
   const search = state.search;
 
@@ -43,15 +45,15 @@ export function DashboardPage() {
           <h1>Dashboard</h1>
           <p className="muted">Find business contacts by industry and location. Leads appear as they are found.</p>
         </div>
-        <p className="muted">Balance: <strong>{formatCount(user.credits)} credits</strong></p>
+        <p className="muted">Balance: <strong>{balance === undefined ? '…' : formatCount(balance)} credits</strong></p>
       </header>
 
       <PlacesStatusNotice />
-      <LowCreditWarning credits={user.credits} />
+      {balance !== undefined && <LowCreditWarning credits={balance} />}
       <WatchThisSearch search={!generating && search?.status === 'completed' ? search.summary : undefined} />
 
       <div className="dashboard-grid">
-        <LeadForm credits={user.credits} busy={generating} serverError={state.error} onGenerate={(industry, location, quantity) => void generate(industry, location, quantity)} />
+        <LeadForm credits={credits} busy={generating} serverError={state.error} onGenerate={(industry, location, quantity) => void generate(industry, location, quantity)} />
         <div className="dashboard-side">
           <LiveStats stats={state.stats} live={generating} ended={search && !generating ? STATUS_LABELS[search.status] : undefined} />
           <CoverageSentence stats={state.stats} search={state.search?.summary} ended={state.phase !== 'generating'} />

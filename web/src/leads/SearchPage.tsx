@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useAuth } from '../auth/useAuth';
+import { invalidateBalance, useBalance } from '../billing/balance';
 import { leadSearchKeys } from './leadsApi';
 import { CoverageSentence } from './CoverageSentence';
 import { LiveStats } from './LiveStats';
@@ -15,12 +15,12 @@ import './leads.css';
 /** `/searches/:id`: one search with its stats, coverage and leads (followed live while it runs); a reload shows the same. */
 export function SearchPage() {
   const { id = '' } = useParams();
-  const { user, refreshUser } = useAuth();
   const queryClient = useQueryClient();
-  const onSearchChange = useCallback((ended: boolean) => {
-    if (ended) void refreshUser();
+  const balance = useBalance();
+  const onSearchChange = useCallback(() => {
+    void invalidateBalance(queryClient);
     void queryClient.invalidateQueries({ queryKey: leadSearchKeys.history });
-  }, [queryClient, refreshUser]);
+  }, [queryClient]);
   const { state, cancel, reopen } = useLeadSearch(onSearchChange);
   useEffect(() => {
     void reopen(id);
@@ -64,7 +64,7 @@ export function SearchPage() {
           ) : null}
           <div className="search-page-grid">
             <div className="dashboard-side">
-              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} balance={user?.credits} />
+              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} balance={balance} />
               <CoverageSentence stats={state.stats} coverage={state.coverage} search={search.summary} ended={!generating} />
             </div>
             {generating && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}

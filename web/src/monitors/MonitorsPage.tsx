@@ -3,9 +3,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { countOf, MAX_LEADS_PER_REQUEST, type LocationMatch, type Monitor, type MonitorFrequency, type MonitorRun } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
-import { useAuth } from '../auth/useAuth';
 import { LocationField } from '../locations/LocationField';
 import { PlaceEstimate } from '../locations/PlaceEstimate';
+import { invalidateBalance } from '../billing/balance';
 import { createMonitor, deleteMonitor, fetchRunSearch, listMonitors, listRuns, monitorKeys, runMonitorNow, updateMonitor } from './monitorsApi';
 import './monitors.css';
 
@@ -133,7 +133,8 @@ function MonitorItem({ monitor, onShowRun }: { monitor: Monitor; onShowRun(searc
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: monitorKeys.all });
   const toggle = useMutation({ mutationFn: () => updateMonitor(monitor.id, { status: monitor.status === 'active' ? 'paused' : 'active' }), onSuccess: refresh });
-  const run = useMutation({ mutationFn: () => runMonitorNow(monitor.id), onSuccess: (searchId) => { onShowRun(searchId); return refresh(); } });
+  // A run holds its credits from its start.
+  const run = useMutation({ mutationFn: () => runMonitorNow(monitor.id), onSuccess: (searchId) => { onShowRun(searchId); void invalidateBalance(queryClient); return refresh(); } });
   const remove = useMutation({ mutationFn: () => deleteMonitor(monitor.id), onSuccess: refresh, onError: () => setConfirming(false) });
   const busy = toggle.isPending || run.isPending || remove.isPending;
   const failure = [toggle, run, remove].find((m) => m.isError);
@@ -216,13 +217,12 @@ function RunLeads({ searchId, onClose }: { searchId: string; onClose(): void }) 
   });
   // Once the run has ended, its monitor's last result and runs are read again, and the balance it charged.
   const queryClient = useQueryClient();
-  const { refreshUser } = useAuth();
   const ended = search.data !== undefined && search.data.status !== 'running';
   useEffect(() => {
     if (!ended) return;
     void queryClient.invalidateQueries({ queryKey: monitorKeys.all });
-    void refreshUser();
-  }, [ended, searchId, queryClient, refreshUser]);
+    void invalidateBalance(queryClient);
+  }, [ended, searchId, queryClient]);
   return (
     <section className="card monitor-run-leads" aria-labelledby="run-leads-heading">
       <div className="card-head">

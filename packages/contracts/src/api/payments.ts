@@ -214,6 +214,10 @@ export const PaypalConfigRequest = Type.Object({
   sandbox_mode: Type.Boolean({ errorMessage: 'sandbox_mode must be true or false' }),
 }, { additionalProperties: false });
 
+/** The signed-in user's credit balance, from billing's ledger (the figure the SPA shows). */
+export const CreditBalanceResponse = Type.Object({ balance: Type.Integer({ minimum: 0 }) });
+export type CreditBalanceResponse = Static<typeof CreditBalanceResponse>;
+
 export const WebhookAck = Type.Object({ received: Type.Boolean(), outcome: Type.String() });
 
 /** A PayPal order (or a test checkout's), as in `/api/payments/promo-orders/:orderId`. */
@@ -227,6 +231,7 @@ const refundDecisionErrors = errorReplies(400, 401, 403, 404, 409, 502, 503);
 /** Billing's public routes: checkout, the CBC500 promo, PayPal's notifications, the admin's PayPal mode. */
 export const PAYMENT_ROUTES = declareRoutes('billing', {
   config: { method: 'GET', path: '/api/payments/config', access: 'public', schema: { response: { 200: PaymentsConfigResponse } } },
+  balance: { method: 'GET', path: '/api/payments/balance', access: 'user', schema: { response: { 200: CreditBalanceResponse, ...paymentErrors } } },
   history: { method: 'GET', path: '/api/payments/history', access: 'user', schema: { querystring: PaymentHistoryQuery, response: { 200: PaymentHistoryResponse, ...paymentErrors } } },
   create: { method: 'POST', path: '/api/payments/create', access: 'user', schema: { body: CreatePaymentRequest, response: { 200: CreatePaymentResponse, ...paymentErrors } } },
   execute: {

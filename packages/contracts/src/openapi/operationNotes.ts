@@ -24,6 +24,7 @@ export const OPERATION_NOTES: Record<string, OperationNote> = {
   'POST /api/auth/password-reset': { summary: 'Email a password reset link' },
   'POST /api/auth/password-reset/confirm': { summary: 'Set a new password with the link\'s token' },
   'GET /api/payments/config': { summary: 'How checkout runs here: PayPal (sandbox or live) or the test checkout' },
+  'GET /api/payments/balance': { summary: 'Your credit balance, from the ledger' },
   'GET /api/payments/history': { summary: 'Your purchases, newest first' },
   'POST /api/payments/create': { summary: 'Start buying a credit pack (a PayPal order)' },
   'POST /api/payments/execute': { summary: 'Complete an approved purchase; its credits are added' },

@@ -1,8 +1,7 @@
 import type { Db } from '@leadforge/kit/db';
 import { emitEvent } from '@leadforge/kit/events';
 import { badRequest, notFound } from '@leadforge/kit/http';
-import { ERASED_RECIPIENT, enqueueMail } from '../mail/mailOutbox.ts';
-import { accountDeletedMail } from '../mail/mailMessages.ts';
+import type { AccountMailer } from '../mail/accountMails.ts';
 import { verifyPassword } from './passwords.ts';
 import type { UserRow } from './users.ts';
 import { emailSha256, withheldGrantHash } from './withheldSignupGrants.ts';
@@ -17,7 +16,7 @@ export const deletedEmailPlaceholder = (userId: string) => `deleted-${userId}@de
  * already sent or still queued lose it, `account.deleted` tells every other service to erase the
  * user's data, and a last email confirms it to the address that was.
  */
-export async function deleteAccount(db: Db, userId: string, password: string, publicUrl: string): Promise<void> {
+export async function deleteAccount(db: Db, userId: string, password: string, mailer: AccountMailer): Promise<void> {
   const user: UserRow | undefined = await db('users').where({ id: userId }).first();
   if (!user || user.status === 'deleted') throw notFound('User not found', 'user_not_found');
   if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Your password is incorrect', 'wrong_password');
@@ -38,15 +37,13 @@ export async function deleteAccount(db: Db, userId: string, password: string, pu
     await trx('password_reset_tokens').where({ user_id: userId }).delete();
     // API keys go too: machines lose access with the login, and key names are the user's words.
     await trx('api_keys').where({ user_id: userId }).delete();
-    await trx('searches_in_progress').where({ user_id: userId }).delete();
     // Events already on the bus (user.registered holds the name and address) leave the outbox's
     // history; those not yet relayed stay, to be published before account.deleted.
     await trx('kit_outbox').where({ key: userId }).whereNotNull('published_at').delete();
     await trx('withheld_signup_grants').insert({ email_hash: grantHash }).onConflict('email_hash').ignore();
     // Emails not yet sent (a receipt, a notice) are dropped; those sent keep their kind and date only.
-    await trx('mail_outbox').where({ recipient: user.email }).whereNull('sent_at').whereNull('failed_at').delete();
-    await trx('mail_outbox').where({ recipient: user.email }).update({ recipient: ERASED_RECIPIENT });
+    await mailer.eraseAddress(trx, user.email);
     await emitEvent(trx, 'account.deleted', userId, { user_id: userId, email_sha256: emailSha256(user.email), deleted_at: new Date(deleted.updated_at).toISOString() });
-    await enqueueMail(trx, accountDeletedMail(user.email, user.name, publicUrl));
+    await mailer.send(trx, { to: user.email, template: 'account-deleted', data: { name: user.name } });
   });
 }

@@ -1,6 +1,7 @@
 import { ACCOUNT_DATA_EXPORT_PATH, type AccountDataResponse, type ServiceName } from '@leadforge/contracts';
 import type { ServiceContext } from '@leadforge/kit/service';
 import { serviceUnavailable } from '@leadforge/kit/http';
+import type { AccountMailer } from '../mail/accountMails.ts';
 import type { UserRow } from './users.ts';
 
 const isoOrNull = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -15,9 +16,8 @@ const EXPORT_CALL_TIMEOUT_MS = 30_000;
  * internal export route, in parallel. A service that does not answer fails the whole export (503):
  * a file that silently lacks a part would mislead the user about what we keep.
  */
-export async function exportAccount(ctx: ServiceContext, user: UserRow, credits: number) {
-  const emails = await ctx.db('mail_outbox').where({ recipient: user.email }).orderBy('id')
-    .select('kind', 'subject', 'created_at', 'sent_at');
+export async function exportAccount(ctx: ServiceContext, mailer: AccountMailer, user: UserRow, credits: number) {
+  const emails = await mailer.sentTo(ctx.db, { address: user.email });
   // Never the key hashes: the prefix is what identifies a key to its owner.
   const apiKeys = await ctx.db('api_keys').where({ user_id: user.id }).orderBy('created_at')
     .select('name', 'prefix', 'created_at', 'expires_at', 'last_used_at', 'revoked_at');
@@ -54,12 +54,7 @@ export async function exportAccount(ctx: ServiceContext, user: UserRow, credits:
         last_used_at: isoOrNull(k.last_used_at),
         revoked_at: isoOrNull(k.revoked_at),
       })),
-      emails_sent: emails.map((m) => ({
-        kind: m.kind,
-        subject: m.subject,
-        queued_at: isoOrNull(m.created_at),
-        sent_at: isoOrNull(m.sent_at),
-      })),
+      emails_sent: emails,
     },
     ...Object.fromEntries(parts),
   };

@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit/db';
 import { emitEvent } from '@leadforge/kit/events';
 import { badRequest, notFound } from '@leadforge/kit/http';
-import { enqueueMail } from '../mail/mailOutbox.ts';
-import { passwordChangedMail } from '../mail/mailMessages.ts';
+import type { AccountMailer } from '../mail/accountMails.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { countLiveApiKeys, revokeAllApiKeys } from './apiKeys.ts';
 import type { UserRow } from './users.ts';
@@ -21,7 +20,7 @@ export interface PasswordReplaced {
  * all in the caller's transaction.
  */
 export async function replacePassword(
-  trx: Knex.Transaction, user: UserRow, newHash: string, publicUrl: string, how: 'reset' | 'changed', keepApiKeys = false,
+  trx: Knex.Transaction, user: UserRow, newHash: string, mailer: AccountMailer, how: 'reset' | 'changed', keepApiKeys = false,
 ): Promise<PasswordReplaced> {
   const [updated] = await trx('users')
     .where({ id: user.id })
@@ -31,13 +30,13 @@ export async function replacePassword(
   const apiKeys = keepApiKeys
     ? { revoked: 0, kept: await countLiveApiKeys(trx, user.id) }
     : { revoked: await revokeAllApiKeys(trx, user.id), kept: 0 };
-  await enqueueMail(trx, passwordChangedMail(user.email, user.name, publicUrl, how, apiKeys));
+  await mailer.send(trx, { to: user.email, template: 'password-changed', data: { name: user.name, how, apiKeys } });
   return { user: updated as UserRow, apiKeysRevoked: apiKeys.revoked };
 }
 
 /** A signed-in user changes their password: the current one is required. */
 export async function changePassword(
-  db: Db, userId: string, currentPassword: string, newPassword: string, publicUrl: string, keepApiKeys = false,
+  db: Db, userId: string, currentPassword: string, newPassword: string, mailer: AccountMailer, keepApiKeys = false,
 ): Promise<PasswordReplaced> {
   const user: UserRow | undefined = await db('users').where({ id: userId }).first();
   if (!user || user.status !== 'active') throw notFound('User not found', 'user_not_found');
@@ -48,7 +47,7 @@ export async function changePassword(
     const locked: UserRow = await trx('users').where({ id: userId }).forUpdate().first();
     // Changed meanwhile by another request: the password just checked is no longer current.
     if (locked.password_hash !== user.password_hash) throw badRequest('Your current password is incorrect', 'wrong_password');
-    return replacePassword(trx, locked, newHash, publicUrl, 'changed', keepApiKeys);
+    return replacePassword(trx, locked, newHash, mailer, 'changed', keepApiKeys);
   });
 }
 

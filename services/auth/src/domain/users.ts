@@ -91,6 +91,13 @@ export async function findStanding(db: Db, id: string): Promise<Pick<UserRow, 'r
   return db('users').where({ id }).first('role', 'status', 'session_generation');
 }
 
+/** Where an active user's emails go, for the services that send them their own. */
+export async function findMailRecipient(db: Db, id: string): Promise<{ user_id: string; email: string; name: string; notify_search_ready: boolean } | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const user: UserRow | undefined = await db('users').where({ id, status: 'active' }).first();
+  return user && { user_id: user.id, email: user.email, name: user.name, notify_search_ready: user.notify_search_ready };
+}
+
 export async function setRole(db: Db, id: string, role: Role, actorId?: string): Promise<UserRow> {
   if (actorId && actorId === id && role !== 'admin') throw badRequest('You cannot demote your own account', 'self_demote');
   return db.transaction(async (trx) => {

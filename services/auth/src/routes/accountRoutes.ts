@@ -18,7 +18,6 @@ const RESET_REQUESTED_MESSAGE = 'If an account exists for this email, we have se
 /** Password reset, password change and profile: what a user does to their own account. */
 export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
   const { toUser, session } = sessionReplies(rt);
-  const publicUrl = rt.ctx.config.publicUrl;
 
   handle(app, AUTH_ROUTES.requestPasswordReset, {
     preValidation: trimEmail,
@@ -30,8 +29,7 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     // The same answer at the same speed, whether or not the account exists: the token and its email
     // are made after the reply.
     const { email } = request.body;
-    requestPasswordReset(rt.ctx.db, email, publicUrl)
-      .then((queued) => { if (queued) rt.mail.wake(); })
+    requestPasswordReset(rt.ctx.db, email, rt.mail)
       .catch((err) => request.log.error({ err }, 'password reset request failed'));
     return reply.status(202).send({ message: RESET_REQUESTED_MESSAGE });
   });
@@ -40,8 +38,7 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     preHandler: rateLimited(rt.ctx.counters, { name: 'reset-confirm-ip', max: rt.limits.resetPerIpPerHour, windowMs: HOUR }),
   }, async (request) => {
     const { token, password } = request.body;
-    const { apiKeysRevoked } = await confirmPasswordReset(rt.ctx.db, token, password, publicUrl);
-    rt.mail.wake();
+    const { apiKeysRevoked } = await confirmPasswordReset(rt.ctx.db, token, password, rt.mail);
     const revoked = apiKeysRevoked > 0 ? ` ${apiKeysRevoked} API key${apiKeysRevoked === 1 ? ' was' : 's were'} revoked.` : '';
     return { message: `Your password has been reset. Please log in with your new password.${revoked}`, api_keys_revoked: apiKeysRevoked };
   });
@@ -50,8 +47,7 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
     preHandler: rateLimited(rt.ctx.counters, { name: 'password-change-user', max: rt.limits.passwordChangePerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
   }, async (request) => {
     const { current_password, new_password, keep_api_keys } = request.body;
-    const { user, apiKeysRevoked } = await changePassword(rt.ctx.db, principalOf(request).id, current_password, new_password, publicUrl, keep_api_keys === true);
-    rt.mail.wake();
+    const { user, apiKeysRevoked } = await changePassword(rt.ctx.db, principalOf(request).id, current_password, new_password, rt.mail, keep_api_keys === true);
     // Every other session ends; this one goes on with a token of the new generation.
     return { ...(await session(user)), api_keys_revoked: apiKeysRevoked };
   });
@@ -59,9 +55,8 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
   handle(app, AUTH_ROUTES.deleteAccount, {
     preHandler: rateLimited(rt.ctx.counters, { name: 'password-change-user', max: rt.limits.passwordChangePerUserPer15Minutes, windowMs: 15 * MINUTE, key: (request) => principalOf(request).id }),
   }, async (request) => {
-    await deleteAccount(rt.ctx.db, principalOf(request).id, request.body.password, publicUrl);
+    await deleteAccount(rt.ctx.db, principalOf(request).id, request.body.password, rt.mail);
     rt.ctx.relay.wake();
-    rt.mail.wake();
     return { message: 'Your account has been deleted.' };
   });
 
@@ -71,7 +66,7 @@ export async function accountRoutes(app: App, rt: AuthRuntime): Promise<void> {
   }, async (request, reply) => {
     const user = await findUser(rt.ctx.db, principalOf(request).id);
     if (!user || user.status !== 'active') throw notFound('User not found', 'user_not_found');
-    const data = await exportAccount(rt.ctx, user, await rt.balances.of(user.id));
+    const data = await exportAccount(rt.ctx, rt.mail, user, await rt.balances.of(user.id));
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="leadforge-data-${data.exported_at.slice(0, 10)}.json"`)

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '@leadforge/kit/service';
 import { internalGuard, notFound } from '@leadforge/kit/http';
-import { ApiKeyList, SetRoleRequest, SetStatusRequest } from '@leadforge/contracts';
+import { ApiKeyList, MailRecipient, SetRoleRequest, SetStatusRequest } from '@leadforge/contracts';
 import { listApiKeys } from '../domain/apiKeys.ts';
-import { findStanding, setRole, setStatus } from '../domain/users.ts';
+import { findMailRecipient, findStanding, setRole, setStatus } from '../domain/users.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
 const UserParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -18,6 +18,13 @@ export async function internalRoutes(app: App, rt: AuthRuntime): Promise<void> {
     const standing = await findStanding(rt.ctx.db, request.params.id);
     if (!standing) throw notFound('User not found', 'user_not_found');
     return standing;
+  });
+
+  // Billing and leads send their own emails to the user: the address is auth's to give.
+  app.get('/internal/users/:id/mail-recipient', { schema: { params: UserParams, response: { 200: MailRecipient } }, preHandler: guard }, async (request) => {
+    const recipient = await findMailRecipient(rt.ctx.db, request.params.id);
+    if (!recipient) throw notFound('No active user to write to', 'user_not_found');
+    return recipient;
   });
 
   // The admin panel's per-user view lists a user's working keys (never their secrets).

@@ -9,5 +9,8 @@ export async function accountDataRoutes(app: App, rt: BillingRuntime): Promise<v
   app.post(ACCOUNT_DATA_EXPORT_PATH, {
     schema: { body: AccountDataRequest, response: { 200: AccountDataResponse, 403: ErrorBody } },
     preHandler: internalGuard(rt.ctx.config.internalToken),
-  }, async (request) => accountData(rt.ctx.db, request.body.user_id));
+  }, async (request) => ({
+    ...(await accountData(rt.ctx.db, request.body.user_id)),
+    emails_sent: await rt.mail.sentTo(rt.ctx.db, { userId: request.body.user_id }),
+  }));
 }

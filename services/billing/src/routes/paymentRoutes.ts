@@ -18,6 +18,9 @@ export async function paymentRoutes(app: App, rt: BillingRuntime): Promise<void>
     return { client_id: provider.clientId, mode: provider.mode, currency: 'USD' as const, intent: 'capture' as const };
   });
 
+  // Right after signing up it waits a moment for the signup grant, as auth's /me does.
+  handle(app, PAYMENT_ROUTES.balance, async (request) => ({ balance: await rt.balanceForDisplay(principalOf(request).id) }));
+
   handle(app, PAYMENT_ROUTES.history, async (request) => {
     const { limit = 20 } = request.query;
     return { purchases: await purchaseHistory(db, principalOf(request).id, limit) };

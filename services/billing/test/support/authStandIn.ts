@@ -10,8 +10,8 @@ export interface TestUser {
 }
 
 /**
- * Auth's two answers billing relies on — its JWKS and a user's standing — from a key made here,
- * so billing's tests need no other service. Tokens are RS256 JWTs as auth issues them.
+ * Auth's answers billing relies on — its JWKS, a user's standing and where their emails go — from
+ * a key made here, so billing's tests need no other service. Tokens are RS256 JWTs as auth issues them.
  */
 export async function startAuthStandIn() {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -21,8 +21,17 @@ export async function startAuthStandIn() {
 
   const server = http.createServer((req, res) => {
     const standing = req.url?.match(/^\/internal\/users\/([^/]+)\/standing$/);
+    const recipient = req.url?.match(/^\/internal\/users\/([^/]+)\/mail-recipient$/);
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/jwks.json') return res.end(JSON.stringify({ keys: [jwk] }));
+    if (recipient) {
+      const user = users.get(decodeURIComponent(recipient[1]));
+      if (!user) {
+        res.statusCode = 404;
+        return res.end(JSON.stringify({ detail: 'No active user to write to' }));
+      }
+      return res.end(JSON.stringify({ user_id: user.id, email: user.email, name: user.name, notify_search_ready: true }));
+    }
     if (standing) {
       const user = users.get(decodeURIComponent(standing[1]));
       if (!user) {
@@ -42,9 +51,9 @@ export async function startAuthStandIn() {
   return {
     url,
     /** A known user and a token for them. */
-    user(role: 'user' | 'admin' = 'user'): TestUser & { token: string; headers: Record<string, string> } {
+    user(role: 'user' | 'admin' = 'user', who: { email?: string; name?: string } = {}): TestUser & { token: string; headers: Record<string, string> } {
       const id = crypto.randomUUID();
-      const user: TestUser = { id, email: `${id.slice(0, 8)}@example.com`, name: 'Test User', role };
+      const user: TestUser = { id, email: who.email ?? `${id.slice(0, 8)}@example.com`, name: who.name ?? 'Test User', role };
       users.set(id, user);
       const now = Math.floor(Date.now() / 1000);
       const unsigned = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({ sub: id, email: user.email, name: user.name, role, iat: now, exp: now + 3600, iss: 'leadforge-auth', aud: 'leadforge-api' })}`;

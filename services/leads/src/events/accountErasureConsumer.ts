@@ -24,10 +24,10 @@ export async function eraseSearchesOf(trx: Knex.Transaction, userId: string): Pr
 }
 
 /**
- * `account.deleted` -> the account's searches, webhook endpoints and monitors are erased, and the account is
+ * `account.deleted` -> the account's searches, webhook endpoints, monitors and emails' address are erased, and the account is
  * marked erased so a request let in before the deletion stores nothing afterwards.
  */
-export function consumeAccountDeletions({ ctx }: LeadsRuntime): Promise<Subscription> {
+export function consumeAccountDeletions({ ctx, mail }: LeadsRuntime): Promise<Subscription> {
   return ctx.consume('leads.account-erasure', [TOPICS.authUser], {
     'account.deleted': async (data, _envelope, trx) => {
       await markAccountErased(trx, data.user_id);
@@ -35,6 +35,8 @@ export function consumeAccountDeletions({ ctx }: LeadsRuntime): Promise<Subscrip
       await eraseEndpointsOf(trx, data.user_id);
       // Their monitors (and, with them, their runs) go too: what they watched for is theirs.
       await trx('monitors').where({ user_id: data.user_id }).delete();
+      await trx('search_ready_pending').where({ user_id: data.user_id }).delete();
+      await mail.eraseUser(trx, data.user_id);
       if (erased) ctx.log.info({ userId: data.user_id, erased }, 'searches of a deleted account erased');
     },
   });

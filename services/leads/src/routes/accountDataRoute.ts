@@ -39,6 +39,7 @@ export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void
         id: m.id, industry: m.industry, location: m.location, max_leads_per_run: m.max_leads_per_run, frequency: m.frequency,
         status: m.status, notify_email: m.notify_email, created_at: iso(m.created_at),
       })),
+      emails_sent: await rt.mail.sentTo(db, { userId }),
     };
   });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { waitFor } from '@leadforge/testing';
+import { waitFor } from './waitFor.ts';
 
 /** An email as written to `$DATA_DIR/mail/` by the `.eml` transport, decoded enough for tests. */
 export interface ReadMail {

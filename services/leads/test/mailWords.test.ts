@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { monitorNewLeadsMail, searchReadyMail } from '../src/mail/mailMessages.ts';
+import { SEARCH_MAILS } from '../src/mail/searchMails.ts';
 
-const URL = 'http://127.0.0.1:8080';
+const SITE = { publicUrl: 'http://127.0.0.1:8080' };
 
-describe('the mails count in words that agree', () => {
+describe('the leads mails count in words that agree', () => {
   it('names a monitor run\'s new businesses in the plural or the singular, whatever the industry was typed as', () => {
-    const run = (newLeads: number, industry: string) => monitorNewLeadsMail('ada@example.com', 'Ada', URL, { industry, location: 'Lindenfeld', newLeads, searchId: 's-1' }).subject;
+    const run = (newLeads: number, industry: string) => SEARCH_MAILS['monitor-new-leads']({ name: 'Ada', industry, location: 'Lindenfeld', newLeads, searchId: 's-1' }, SITE).subject;
     expect(run(5, 'dentist')).toBe('5 new dentists in Lindenfeld');
     expect(run(5, 'Dentists')).toBe('5 new dentists in Lindenfeld');
     expect(run(1, 'Dentists')).toBe('1 new dentist in Lindenfeld');
@@ -15,7 +15,7 @@ describe('the mails count in words that agree', () => {
   });
 
   it('counts a finished search\'s leads', () => {
-    const ready = (resultsCount: number) => searchReadyMail('ada@example.com', 'Ada', URL, { resultsCount, finishedAt: '2026-12-02T05:00:00Z' }).subject;
+    const ready = (resultsCount: number) => SEARCH_MAILS['search-ready']({ name: 'Ada', resultsCount, finishedAt: '2026-12-02T05:00:00Z' }, SITE).subject;
     expect(ready(1)).toBe('Your leads are ready: 1 lead');
     expect(ready(1200)).toBe('Your leads are ready: 1,200 leads');
   });

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import type { KitConfig } from '@leadforge/kit/config';
-import type { AuthConfig } from '../config.ts';
+import type { KitConfig } from '../config/kitConfig.ts';
+import type { MailConfig } from './mailConfig.ts';
 
 export interface MailMessage {
   to: string;
@@ -70,7 +70,7 @@ function emlFileTransport(dir: string, from: string, log: Logger): MailTransport
  * `SMTP_URL` picks SMTP; without it, `.eml` files under `$DATA_DIR/mail/`, which production refuses
  * unless it runs with the labelled stand-ins on loopback (`npm run start:distributed`).
  */
-export function mailTransportFrom(mail: Pick<AuthConfig, 'smtpUrl' | 'mailFrom'>, config: Pick<KitConfig, 'dataDir'>, log: Logger): MailTransport {
+export function mailTransportFrom(mail: Pick<MailConfig, 'smtpUrl' | 'mailFrom'>, config: Pick<KitConfig, 'dataDir'>, log: Logger): MailTransport {
   if (mail.smtpUrl) return smtpTransport(mail.smtpUrl, mail.mailFrom);
   // An in-memory run (tests) has no data folder of its own: its mail goes to the temp folder.
   const dataDir = config.dataDir === ':memory:' ? path.join(os.tmpdir(), 'leadforge') : path.resolve(config.dataDir);
