@@ -141,6 +141,18 @@ export const MonitorRunCompleted = Type.Object({
   timestamp: Type.String(),
 });
 
+/**
+ * Someone asked for an email address to be left out of the leads: its owner confirms with the link
+ * before anything is suppressed. Auth mails it (the service with a mail outbox today); the token is
+ * worth nothing once spent or past `expires_at`.
+ */
+export const OptOutConfirmationRequested = Type.Object({
+  opt_out_id: Type.String(),
+  email: Type.String(),
+  confirm_url: Type.String(),
+  expires_at: Type.String(),
+});
+
 /** Stats of the spec's LIVE panel that the engine knows (credits are the leads service's). */
 export const EngineStats = Type.Object({
   total_found: Type.Integer(),
@@ -218,6 +230,7 @@ export const EVENT_TYPES = {
   'search.completed': { topic: TOPICS.leadsSearch, schema: SearchCompleted },
   'search.cancelled': { topic: TOPICS.leadsSearch, schema: SearchCancelled },
   'monitor.run.completed': { topic: TOPICS.leadsSearch, schema: MonitorRunCompleted },
+  'opt_out.confirmation_requested': { topic: TOPICS.leadsSearch, schema: OptOutConfirmationRequested },
   'scrape.progress': { topic: TOPICS.scraperResult, schema: ScrapeProgress },
   'scrape.leads_found': { topic: TOPICS.scraperResult, schema: ScrapeLeadsFound },
   'scrape.finished': { topic: TOPICS.scraperResult, schema: ScrapeFinished },

@@ -11,6 +11,7 @@ import { findStanding } from './domain/users.ts';
 import { startBalanceConsumer } from './events/balanceConsumer.ts';
 import { startReceiptConsumer } from './events/receiptConsumer.ts';
 import { startSearchReadyConsumer } from './events/searchReadyConsumer.ts';
+import { startOptOutMailConsumer } from './events/optOutMailConsumer.ts';
 
 export const authService = defineService({
   name: 'auth',
@@ -27,7 +28,7 @@ export const authService = defineService({
   }),
 
   routes: [publicRoutes, accountRoutes, apiKeyRoutes, apiDocsRoutes, internalRoutes],
-  start: [promoteConfiguredAdmins, startMailSending, startBalanceConsumer, startReceiptConsumer, startSearchReadyConsumer],
+  start: [promoteConfiguredAdmins, startMailSending, startBalanceConsumer, startReceiptConsumer, startSearchReadyConsumer, startOptOutMailConsumer],
 });
 
 export default authService;

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '@leadforge/kit/service';
+import { clockOf, type Clock } from '@leadforge/kit/work';
 import type { LeadsConfig } from './config.ts';
 import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
 import { CreditHolds } from './domain/creditHolds.ts';
@@ -16,6 +17,8 @@ import type { RunStartDeps } from './monitors/monitorRunStart.ts';
 export interface LeadsRuntime {
   ctx: ServiceContext;
   config: LeadsConfig;
+  /** The time opt-out links expire by (CLOCK_FILE moves it in tests). */
+  clock: Clock;
   holds: CreditHolds;
   signals: FeedSignals;
   settlement: SearchSettlement;
@@ -69,6 +72,7 @@ export function buildRuntime(ctx: ServiceContext, config: LeadsConfig): LeadsRun
   return {
     ctx,
     config,
+    clock: clockOf(ctx.config.clockFile),
     holds,
     signals,
     settlement,

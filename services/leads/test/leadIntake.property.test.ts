@@ -104,9 +104,12 @@ for (const kind of kinds) {
           ]);
           if (s.ownedKeys.length) await trx('owned_businesses').insert(s.ownedKeys.map((business_key) => ({ user_id: userId, business_key, search_id: earlier })));
           for (const { request, decision } of s.optOuts) {
-            const { id: optOutId } = await requestOptOut(trx as unknown as Db, request);
+            const deps = { db: trx as unknown as Db, clock: () => new Date(), publicUrl: 'http://127.0.0.1:5999' };
+            const { emailOptOutId, reviewOptOutId } = await requestOptOut(deps, request);
+            // An approval stands for the owner's confirmation of an email (its link is in the mail alone).
+            if (emailOptOutId && decision === 'approve') await trx('opt_outs').where({ id: emailOptOutId }).update({ status: 'applied' });
             // A decision the request's status does not allow is a 409: the request stays as it was.
-            if (decision) await decideOptOut(trx as unknown as Db, optOutId, decision).catch((err) => expect(err.statusCode).toBe(409));
+            if (decision && reviewOptOutId) await decideOptOut(trx as unknown as Db, reviewOptOutId, decision).catch((err) => expect(err.statusCode).toBe(409));
           }
           if (s.alreadyDelivered) {
             await trx('leads').insert(Array.from({ length: s.alreadyDelivered }, (_, i) => ({

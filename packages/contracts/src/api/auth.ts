@@ -55,6 +55,12 @@ export const PasswordResetRequest = Type.Object({
 }, { additionalProperties: false });
 export type PasswordResetRequest = Static<typeof PasswordResetRequest>;
 
+/** POST /api/auth/verify-email: the token of the link mailed at registration. */
+export const EmailVerification = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+}, { additionalProperties: false });
+export type EmailVerification = Static<typeof EmailVerification>;
+
 export const PasswordResetConfirm = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 200 }),
   password: NewPassword,
@@ -127,6 +133,7 @@ export const AUTH_ROUTES = declareRoutes('auth', {
   /** The answer is a JSON file (a download), written as it is, so no reply schema for 200. */
   exportAccount: { method: 'GET', path: '/api/account/export', access: 'user', schema: { response: errorReplies(401, 404, 429, 503) } },
   deleteAccount: { method: 'DELETE', path: '/api/account', access: 'user', schema: { body: DeleteAccountRequest, response: { 200: MessageResponse, ...accountErrors } } },
+  verifyEmail: { method: 'POST', path: '/api/auth/verify-email', access: 'public', schema: { body: EmailVerification, response: { 200: MessageResponse, ...accountErrors } } },
   requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', access: 'public', schema: { body: PasswordResetRequest, response: { 202: MessageResponse, ...accountErrors } } },
   confirmPasswordReset: { method: 'POST', path: '/api/auth/password-reset/confirm', access: 'public', schema: { body: PasswordResetConfirm, response: { 200: PasswordResetDone, ...accountErrors } } },
 });

@@ -46,6 +46,37 @@ ${letter.closing ? `<p>${escapeHtml(letter.closing)}</p>` : ''}
   return { to: letter.to, kind: letter.kind, subject: letter.subject, text, html };
 }
 
+export function emailVerificationMail(to: string, name: string, publicUrl: string, token: string): MailMessage {
+  return compose({
+    to,
+    kind: 'email-verification',
+    subject: `Confirm your ${PRODUCT_NAME} email address`,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Welcome to ${PRODUCT_NAME}. Please confirm that this address is yours: the link below works for 48 hours.`,
+      'If you did not create an account, ignore this email.',
+    ],
+    action: { label: 'Confirm my email address', url: `${publicUrl}/verify-email?token=${encodeURIComponent(token)}` },
+    publicUrl,
+  });
+}
+
+export function optOutConfirmationMail(to: string, publicUrl: string, confirmUrl: string): MailMessage {
+  return compose({
+    to,
+    kind: 'opt-out-confirmation',
+    subject: `Confirm that ${PRODUCT_NAME} should leave out your email address`,
+    greeting: 'Hello,',
+    paragraphs: [
+      `Someone asked ${PRODUCT_NAME} to leave this email address out of the business contacts it finds.`,
+      'If it was you, confirm with the link below (it works for 48 hours): the address is then removed from every search, past and future.',
+      'If it was not you, ignore this email: nothing changes.',
+    ],
+    action: { label: 'Confirm the opt-out', url: confirmUrl },
+    publicUrl,
+  });
+}
+
 export function passwordResetMail(to: string, name: string, publicUrl: string, token: string): MailMessage {
   return compose({
     to,
