@@ -4,7 +4,8 @@ import type { apiClient } from './api.ts';
 
 /**
  * Registers an address named in the product's ADMIN_EMAILS and opens its verification link, as its
- * owner would: only then is it an administrator. The token stays valid (roles are read per request).
+ * owner would: only then is it an administrator. It then signs in again, so its token's claims say
+ * admin too (what a service falls back to while auth is slow to answer).
  */
 export async function registerAdmin(
   api: ReturnType<typeof apiClient>, dataDir: string, account: { name: string; email: string; password: string },
@@ -15,5 +16,7 @@ export async function registerAdmin(
   const token = new URL(mail.links.find((link) => link.includes('/verify-email?token='))!).searchParams.get('token');
   const verified = await api('POST', '/api/auth/verify-email', { token });
   if (verified.status !== 200) throw new Error(`verify ${account.email}: ${verified.status} ${JSON.stringify(verified.body)}`);
-  return { token: registered.body.access_token as string, id: registered.body.user.id as string };
+  const session = await api('POST', '/api/auth/login', { email: account.email, password: account.password });
+  if (session.body?.user?.role !== 'admin') throw new Error(`${account.email} is not an administrator after verification: ${session.status} ${JSON.stringify(session.body)}`);
+  return { token: session.body.access_token as string, id: session.body.user.id as string };
 }

@@ -33,6 +33,8 @@ export const RegisterRequest = Type.Object({
   order_id: Type.Optional(Type.String({ maxLength: 64 })),
   /** The secret the promo page kept in the buyer's browser when the order was created. */
   promo_claim_token: Type.Optional(Type.String({ maxLength: 128 })),
+  /** The SPA's long-lived random device cookie (lf_device): a referral from the same device is the referrer's own. */
+  device_id: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]{8,64}$', errorMessage: { pattern: 'device_id must be 8 to 64 letters, digits, - or _' } })),
 }, { additionalProperties: false });
 export type RegisterRequest = Static<typeof RegisterRequest>;
 

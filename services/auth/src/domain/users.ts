@@ -33,13 +33,14 @@ export interface Registration {
   promo_code?: string;
   order_id?: string;
   promo_claim_token?: string;
+  device_id?: string;
 }
 
 /**
  * Creates an account with the role `user`, whatever its address: ADMIN_EMAILS grants admin only once
  * the address is verified (`verifyEmail`), so registering someone's address first gains nothing.
  */
-export async function registerUser(db: Db, input: Registration, publicUrl: string): Promise<UserRow> {
+export async function registerUser(db: Db, input: Registration, publicUrl: string, signupAddress?: string): Promise<UserRow> {
   const name = input.name.trim();
   const email = normaliseEmail(input.email);
   if (!name) throw badRequest('Please fill in all fields');
@@ -63,6 +64,8 @@ export async function registerUser(db: Db, input: Registration, publicUrl: strin
         ...(input.order_id ? { order_id: input.order_id.trim() } : {}),
         ...(input.promo_claim_token ? { promo_claim_hash: crypto.createHash('sha256').update(input.promo_claim_token.trim()).digest('hex') } : {}),
         ...(withheld ? { signup_grant: false } : {}),
+        ...(signupAddress ? { signup_address: signupAddress } : {}),
+        ...(input.device_id ? { device_id: input.device_id } : {}),
       });
       await queueEmailVerification(trx, user, publicUrl);
       return user as UserRow;

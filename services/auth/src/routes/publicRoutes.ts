@@ -24,7 +24,7 @@ export async function publicRoutes(app: App, rt: AuthRuntime): Promise<void> {
     preValidation: trimEmail,
     preHandler: rateLimited(rt.ctx.counters, { name: 'register-ip', max: rt.limits.registerPerIpPerHour, windowMs: HOUR }),
   }, async (request, reply) => {
-    const user = await registerUser(rt.ctx.db, request.body, rt.ctx.config.publicUrl);
+    const user = await registerUser(rt.ctx.db, request.body, rt.ctx.config.publicUrl, request.ip);
     rt.ctx.relay.wake();
     rt.mail.wake();
     return reply.status(201).send(await session(user));
