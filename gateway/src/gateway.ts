@@ -5,16 +5,16 @@ import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import pino, { type Logger } from 'pino';
 import { ROUTES, matchRoute, pathExists, type ApiKeyIdentity, type RouteEntry, type ServiceName } from '@leadforge/contracts';
-import { loadKitConfig, shutdownTimeoutMsOf } from '@leadforge/kit/config';
 import { stopInOrder } from '@leadforge/kit/work';
 import { GATEWAY_PROOF_HEADER, InternalClient, checkQueryEscapes, detailedFrameworkErrors, registerAuthentication, registerErrorHandling, HttpError, serverStopStep } from '@leadforge/kit/http';
+import { loadGatewayConfig } from './config.ts';
 import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export interface GatewayOptions {
   port: number;
   host?: string;
   serviceUrls: Partial<Record<ServiceName, string>>;
-  /** The built SPA (web/dist); when missing, only /api is served. */
+  /** The built SPA (web/dist; WEB_DIST unless given); when missing, only /api is served. */
   webDist?: string;
   logger?: Logger;
   bodyLimitBytes?: number;
@@ -41,8 +41,9 @@ declare module 'fastify' {
  * edge (services check again), and the SPA with history fallback. `/internal/*` is never routed.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const log = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
-  const internalToken = options.internalToken ?? loadKitConfig('auth', process.env).internalToken;
+  const config = loadGatewayConfig();
+  const log = options.logger ?? pino({ level: config.logLevel });
+  const internalToken = options.internalToken ?? config.internalToken;
   const app = Fastify({
     loggerInstance: log.child({ service: 'gateway' }) as unknown as FastifyBaseLogger,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
@@ -115,7 +116,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.all('/.well-known/*', async () => { throw new HttpError(404, 'Not found', 'not_found'); });
   app.all('/internal/*', async () => { throw new HttpError(404, 'Not found', 'not_found'); });
 
-  const webDist = options.webDist && fs.existsSync(path.join(options.webDist, 'index.html')) ? options.webDist : undefined;
+  const givenWebDist = options.webDist ?? config.webDist;
+  const webDist = givenWebDist && fs.existsSync(path.join(givenWebDist, 'index.html')) ? givenWebDist : undefined;
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: true, cacheControl: true });
     // Read for each page, as the assets are: a gateway that outlives a rebuild of the SPA (its
@@ -140,7 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await app.listen({ port: options.port, host: options.host ?? '0.0.0.0' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? shutdownTimeoutMsOf(process.env);
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? config.shutdownTimeoutMs;
   return {
     app,
     url: `http://localhost:${port}`,

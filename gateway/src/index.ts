@@ -1,2 +1,3 @@
 export * from './gateway.ts';
 export * from './securityHeaders.ts';
+export * from './config.ts';

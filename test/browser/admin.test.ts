@@ -104,7 +104,10 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     expect(purchases).toMatch(/STARTER[\s\S]*GROWTH/);
     expect(purchases).toContain('$49.00');
     expect(purchases).toContain('330 credits');
-    expect(await page.getByTestId('stat-revenue').innerText()).toContain('$68.00');
+    // Both went through the built-in test checkout: no money moved, so no revenue; the test money is shown apart.
+    expect(await page.getByTestId('stat-revenue').innerText()).toContain('$0.00');
+    expect(await page.getByTestId('stat-test-money').innerText()).toMatch(/\$68\.00[\s\S]*2 test purchases, no money moved/);
+    expect(await page.getByTestId('recent-purchases').getByText('test', { exact: true }).count()).toBe(2);
     expect(await page.getByRole('img', { name: /Signups: \d+ over the last 30 days/ }).count()).toBe(1);
     await page.getByRole('img', { name: /Revenue: .* over the last 30 days/ }).waitFor();
     await page.getByRole('img', { name: /Leads generated: .* over the last 30 days/ }).waitFor();
@@ -253,6 +256,8 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
 
   it('switches the payment provider mode only after a confirmation', async () => {
     const block = page.getByTestId('payment-provider');
+    // No PayPal credentials here: the mode named is the one that runs, whatever is chosen for PayPal.
+    expect(await block.getByTestId('payment-mode').textContent()).toBe('Test checkout');
     const toggle = block.getByRole('switch');
     const label = await toggle.innerText();
     await toggle.click();
@@ -265,6 +270,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
     await dialog.getByRole('button', { name: /^Switch to/ }).click();
     await banner('status', /./).waitFor();
     await expect.poll(() => toggle.innerText()).not.toBe(label);
+    expect(await block.getByTestId('payment-mode').textContent()).toBe('Test checkout');
   });
 
   it('lists activity newest first, including the admin actions just taken', async () => {

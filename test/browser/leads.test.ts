@@ -134,7 +134,7 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
     // answers, still slow enough for the progress bar to show.
     product.web.setLatency(50);
     await signInAs('browser-200@example.com', 200);
-    await expect.poll(() => page.getByText('Max: 200 (based on your credits)').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Max: 200 per search (you have 200 credits)').isVisible()).toBe(true);
     await page.getByLabel('Industry').fill('Dentists');
     await page.getByLabel('Location').fill('Greater London');
     await page.getByLabel('Number of leads').fill('200');

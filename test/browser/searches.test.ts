@@ -145,7 +145,7 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     // No critical or serious axe finding with the filters, the selection and its exports on screen.
     expect(await axeFindings(page)).toEqual([]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export 2 selected as CSV' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^leadforge-florists-london-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^leadforge-florists-london-\d{4}-\d{2}-\d{2}-selected-2\.csv$/);
     const csv: Record<string, string>[] = parse(await downloadedBytes(download), { bom: true, columns: true });
     expect(Object.keys(csv[0])).toEqual(LEADS_EXPORT_COLUMNS.map(({ header }) => header));
     expect(csv.map((row) => row.Company)).toEqual([companies[1], companies[4]]);

@@ -10,9 +10,10 @@ import { ADMIN_EMAIL, productAccounts, type ProductAccounts } from './productAcc
 
 /**
  * Which places the maps source answers with: the full fixture, one where exactly 12 businesses have
- * contacts, that one with two more businesses (a world that gains two: monitors), or none (down).
+ * contacts, that one with two more businesses (a world that gains two: monitors), or none: down (a
+ * 503), unreachable (the connection cut without an answer, as with no internet), or over its quota (a 429).
  */
-export type SourceMode = 'full' | 'twelve' | 'fourteen' | 'down';
+export type SourceMode = 'full' | 'twelve' | 'fourteen' | 'down' | 'unreachable' | 'quota';
 
 export interface ProductAround extends ProductAccounts {
   stack: RunningStack;
@@ -46,6 +47,11 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
     if (mode === 'down') {
       res.writeHead(503, { 'content-type': 'text/plain' });
       return void res.end('fixture source is down');
+    }
+    if (mode === 'unreachable') return void req.socket.destroy();
+    if (mode === 'quota') {
+      res.writeHead(429, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ error: 'Rate limit exceeded: your quota of requests is used up' }));
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -63,6 +63,10 @@ export interface SimulatedWorld {
   requests: Record<WorldProvider, number>;
   /** A provider named here answers every request with an error (as when its key is refused). */
   failing: Set<WorldProvider>;
+  /** The provider answers its next `count` requests with that error (a key refused for a moment). */
+  failNext(provider: WorldProvider, count: number): void;
+  /** Businesses (by index) whose OpenStreetMap listing gives another of their numbers, a second line, instead of the one Google lists. */
+  osmSecondLines: Set<number>;
   lookup: HostLookup;
   route: ConnectRoute;
   resetCounts(): void;
@@ -220,6 +224,14 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
   const byHost = new Map(businesses.flatMap((b) => (b.website ? [[new URL(b.website).hostname, b] as const] : [])));
   const requests: Record<WorldProvider, number> = { nominatim: 0, overpass: 0, google: 0 };
   const failing = new Set<WorldProvider>();
+  const failures = new Map<WorldProvider, number>();
+  const refuses = (provider: WorldProvider): boolean => {
+    const left = failures.get(provider) ?? 0;
+    if (left > 0) failures.set(provider, left - 1);
+    return failing.has(provider) || left > 0;
+  };
+  const osmSecondLines = new Set<number>();
+  const osmPhoneOf = (b: WorldBusiness) => (osmSecondLines.has(b.index) ? `+40 264 4${b.phone!.slice(7)}` : b.phone!.replace(/^\+40264/, '+40 264 '));
   const latency = options.latencyMs ?? 0;
 
   const nominatim = (url: URL) => {
@@ -249,7 +261,7 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
         tags: {
           amenity: 'dentist', name: b.osm!.tags === 'name' ? b.name.toUpperCase() : b.name,
           ...(b.osm!.tags === 'website' && b.website ? { website: b.website } : {}),
-          ...(b.osm!.tags === 'phone' && b.phone ? { phone: b.phone.replace(/^\+40264/, '+40 264 ') } : {}),
+          ...(b.osm!.tags === 'phone' && b.phone ? { phone: osmPhoneOf(b) } : {}),
         },
       }));
     return { version: 0.6, generator: 'simulated world', elements };
@@ -319,18 +331,18 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
     }
     if (url.pathname.startsWith('/nominatim/search')) {
       requests.nominatim++;
-      if (failing.has('nominatim')) return send(503, 'text/plain', 'Nominatim is down');
+      if (refuses('nominatim')) return send(503, 'text/plain', 'Nominatim is down');
       return json(200, nominatim(url));
     }
     if (url.pathname === '/overpass/api/interpreter') {
       requests.overpass++;
-      if (failing.has('overpass')) return send(400, 'text/html', '<html><body><p><strong style="color:#FF0000">Error</strong>: runtime error: simulated failure</p></body></html>');
+      if (refuses('overpass')) return send(400, 'text/html', '<html><body><p><strong style="color:#FF0000">Error</strong>: runtime error: simulated failure</p></body></html>');
       const form = new URLSearchParams(Buffer.concat(chunks).toString());
       return json(200, overpass(form.get('data') ?? ''));
     }
     if (url.pathname === '/google/v1/places:searchText' && req.method === 'POST') {
       requests.google++;
-      if (failing.has('google')) return json(403, googleError(403, 'PERMISSION_DENIED', 'API key not valid. Please pass a valid API key.').body);
+      if (refuses('google')) return json(403, googleError(403, 'PERMISSION_DENIED', 'API key not valid. Please pass a valid API key.').body);
       let body: GoogleBody;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString()) as GoogleBody;
@@ -355,6 +367,8 @@ export async function startSimulatedWorld(options: { latencyMs?: number; servedA
     businessOfHost: (hostname) => byHost.get(hostname),
     requests,
     failing,
+    failNext: (provider, count) => void failures.set(provider, count),
+    osmSecondLines,
     lookup: async (hostname) => {
       if (!byHost.has(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
       return [{ address: '127.0.0.1', family: 4 } satisfies ResolvedAddress];

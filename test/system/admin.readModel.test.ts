@@ -51,9 +51,11 @@ describe.skipIf(missing.length > 0)(`admin read models from the real services' e
     expect(logs[1]).toMatchObject({ user_id: buyer.id, details: { amount: 19, credits: 100 } });
 
     const stats = (await api('GET', '/api/admin/enhanced-stats?search=reader', undefined, asAdmin())).body;
-    expect(stats.stats.revenue).toMatchObject({ total: 19, purchases: 1 });
+    // Bought through the built-in test checkout: test money, never revenue.
+    expect(stats.stats.revenue).toMatchObject({ total: 0, purchases: 0 });
+    expect(stats.stats.test_checkout).toEqual({ total: 19, purchases: 1 });
     expect(stats.stats.usage).toEqual({ total_leads_generated: 12, total_scrapes: 1 });
-    expect(stats.stats.recent_purchases[0]).toMatchObject({ plan_id: 'starter', amount: 19, credits: 100, user_id: buyer.id });
+    expect(stats.stats.recent_purchases[0]).toMatchObject({ plan_id: 'starter', amount: 19, credits: 100, user_id: buyer.id, test: true });
     // 10 free + 100 bought - 12 used.
     expect(stats.users).toEqual([expect.objectContaining({ id: buyer.id, email: 'reader-buyer@example.com', credits: 98 })]);
     expect(stats.contact_submissions[0]).toMatchObject({ name: 'Reader Visitor', email: 'reader@example.com', message: 'Read-model check' });

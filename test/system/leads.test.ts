@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { insufficientCreditsDetail, LEADS_EXPORT_COLUMNS, type Lead } from '@leadforge/contracts';
+import { insufficientCreditsDetail, LEADS_EXPORT_COLUMNS, matchesFilter, NO_FILTER, type Lead } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
@@ -91,6 +91,52 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     expect(bad.body.detail).toContain('leads must be lead numbers');
   }, 90_000);
 
+  it('a filtered export holds the leads the filter shows, and its file name says which part of the search it is', async () => {
+    product.setSource('full');
+    const user = await newUser(30);
+    const { body: { leads } } = await api('POST', '/api/generate-leads', { industry: 'Bakery', location: 'Lindenfeld', quantity: 20 }, bearer(user.token));
+    const [{ id }] = (await api('GET', '/api/lead-searches?q=bakery&status=completed', undefined, bearer(user.token))).body.searches;
+    const download = async (format: string, query: string) => {
+      const res = await fetch(`${product.stack.url}/api/lead-searches/${id}/export.${format}?${query}`, { headers: bearer(user.token) });
+      expect(res.status).toBe(200);
+      return { name: /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1], body: Buffer.from(await res.arrayBuffer()) };
+    };
+    expect(leads).toHaveLength(20);
+    // A word of a company, as a user types it into the table's filter (in capitals), and "Has email":
+    // the first word that shows some of the leads, not all of them.
+    const shownBy = (word: string) => (leads as Lead[]).filter((lead) => matchesFilter(lead, { ...NO_FILTER, text: word, hasEmail: true }));
+    const word = (leads as Lead[]).flatMap((lead) => lead.company.split(/\s+/)).map((w) => w.toUpperCase())
+      .find((w) => shownBy(w).length > 0 && shownBy(w).length < 20);
+    expect(word).toBeDefined();
+    const shown = shownBy(word!);
+
+    const csv = await download('csv', `q=${encodeURIComponent(word!)}&has_email=true`);
+    expect(csv.name).toMatch(new RegExp(`^leadforge-bakery-lindenfeld-\\d{4}-\\d{2}-\\d{2}-filtered-${shown.length}-of-20\\.csv$`));
+    const rows: Record<string, string>[] = parse(csv.body, { bom: true, columns: true });
+    expect(rows.map((row) => row.Company)).toEqual(shown.map((lead) => lead.company));
+    for (const row of rows) expect(row.Email).not.toBe('');
+    const json = await download('json', `q=${encodeURIComponent(word!)}&has_email=true`);
+    expect(json.name).toMatch(new RegExp(`-filtered-${shown.length}-of-20\\.json$`));
+    expect((JSON.parse(json.body.toString('utf8')) as { leads: Lead[] }).leads).toEqual(shown);
+
+    // Nothing passes: an empty file that says 0 of 20, not all of them.
+    const none = await download('csv', 'q=no-such-business-anywhere');
+    expect(none.name).toMatch(/-filtered-0-of-20\.csv$/);
+    expect(parse(none.body, { bom: true })).toHaveLength(1);
+
+    const selected = await download('xlsx', 'leads=4,2');
+    expect(selected.name).toMatch(/^leadforge-bakery-lindenfeld-\d{4}-\d{2}-\d{2}-selected-2\.xlsx$/);
+    const all = await download('csv', '');
+    expect(all.name).toMatch(/^leadforge-bakery-lindenfeld-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    const bad = await api('GET', `/api/lead-searches/${id}/export.csv?email_status=great`, undefined, bearer(user.token));
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('email_status must be one of valid, risky, invalid, unknown');
+    const notBoolean = await api('GET', `/api/lead-searches/${id}/export.csv?has_phone=maybe`, undefined, bearer(user.token));
+    expect(notBoolean.status).toBe(400);
+    expect(notBoolean.body.detail).toContain('has_phone must be true or false');
+  }, 90_000);
+
   it('50 requested where only 12 exist: 12 charged, the other 38 given back', async () => {
     product.setSource('twelve');
     const user = await newUser(60);
@@ -103,16 +149,16 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     expect(history.body.searches[0]).toMatchObject({ quantity: 50, leads_count: 12, credits_used: 12, status: 'completed' });
   }, 90_000);
 
-  it('the source failing: nothing charged, the spec\'s error shown', async () => {
+  it('the source failing: nothing charged, why said (test/system/searchFailures.test.ts has every reason)', async () => {
     product.setSource('down');
     try {
       const user = await newUser(20);
       const res = await api('POST', '/api/generate-leads', { industry: 'Dentists', location: 'Downtown Nowhere', quantity: 10 }, bearer(user.token));
       expect(res.status).toBe(502);
-      expect(res.body.detail).toBe('The business directory could not be searched right now. Nothing was charged; please try again in a few minutes.');
+      expect(res.body).toEqual({ code: 'provider_unreachable', detail: 'The business directory could not be reached. Nothing was charged; please try again in a few minutes.' });
       expect(await product.balance(user.token)).toBe(20);
       const history = await api('GET', '/api/lead-searches', undefined, bearer(user.token));
-      expect(history.body.searches[0]).toMatchObject({ status: 'failed', credits_used: 0, leads_count: 0 });
+      expect(history.body.searches[0]).toMatchObject({ status: 'failed', error_code: 'provider_unreachable', credits_used: 0, leads_count: 0 });
     } finally {
       product.setSource('full');
     }

@@ -198,7 +198,7 @@ describe.skipIf(missing.length > 0)(`webhooks and exports end to end through the
       const hooks = (await receiver.waitFor(before + 4)).slice(before);
       expect(new Set(hooks.map((h) => h.headers['leadforge-delivery'])).size).toBe(1);
       expect(hooks.map((h) => h.body.event)).toEqual(Array(4).fill('lead_search.failed'));
-      expect(hooks[0].body.data).toMatchObject({ status: 'failed', credits_used: 0, error: expect.stringContaining('could not be searched') });
+      expect(hooks[0].body.data).toMatchObject({ status: 'failed', credits_used: 0, error: expect.stringContaining('could not be reached') });
       // Each retry waits longer than the one before (300 ms, 600 ms, 1200 ms here).
       const gaps = hooks.slice(1).map((h, i) => h.at - hooks[i].at);
       expect(gaps[2]).toBeGreaterThan(gaps[0]);

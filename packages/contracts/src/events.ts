@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Role, UserStatus } from './api/common.ts';
 import { Lead, SearchCoverage } from './api/leads.ts';
+import { SearchFailureCode } from './api/locations.ts';
 
 /** The envelope every event travels in (docs/architecture.md, "Events"). */
 export const EventEnvelope = Type.Object({
@@ -85,6 +86,8 @@ export const PurchaseCompleted = Type.Object({
   currency: Type.String(),
   credits: Type.Integer(),
   completed_at: Type.String(),
+  /** Paid through the built-in test checkout (local mode without PayPal): no money moved. Absent: real money. */
+  test: Type.Optional(Type.Boolean()),
 });
 export const PurchaseRefunded = Type.Object({
   purchase_id: Type.String(),
@@ -120,6 +123,9 @@ export const SearchCompleted = Type.Object({
   user_id: Type.String(),
   results_count: Type.Integer(),
   credits_used: Type.Integer(),
+  /** What was searched for (absent from searches completed before the event carried them). */
+  industry: Type.Optional(Type.String()),
+  location: Type.Optional(Type.String()),
   status: Type.String(),
   reason: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.String(),
@@ -173,6 +179,11 @@ export const EngineLead = Type.Object({
   ...Lead.properties,
   emails: Type.Optional(Type.Array(Type.String())),
   phones: Type.Optional(Type.Array(Type.String())),
+  /** Where the business stands: with its name, one of the keys its owner is known by (businessKeysOf). */
+  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  /** The place keys of the other sources' listings merged into this lead (`osm:node/1`). */
+  merged_keys: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 10 })),
 });
 
 export const ScrapeProgress = Type.Object({
@@ -192,6 +203,8 @@ export const ScrapeFinished = Type.Object({
   stats: EngineStats,
   coverage: Type.Optional(SearchCoverage),
   error: Type.Optional(Type.String()),
+  /** With source_failed: why, as a code, and the places the geocoder offered instead (did you mean; the places an ambiguous name names). */
+  failure: Type.Optional(Type.Object({ code: SearchFailureCode, candidates: Type.Optional(Type.Array(Type.String())) })),
 });
 
 export const CommissionChanged = Type.Object({

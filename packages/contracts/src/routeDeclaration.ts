@@ -2,7 +2,10 @@ import type { TSchema } from 'typebox';
 import { ErrorBody } from './api/common.ts';
 
 export type ServiceName = 'auth' | 'billing' | 'leads' | 'scraper' | 'affiliate' | 'contact' | 'admin';
-export type Access = 'public' | 'user' | 'admin';
+export const SERVICES: readonly ServiceName[] = ['auth', 'billing', 'leads', 'scraper', 'affiliate', 'contact', 'admin'];
+
+/** `internal`: the service token only; such a route is never in the route table, so no gateway routes it. */
+export type Access = 'public' | 'user' | 'admin' | 'internal';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Where a route goes and who may call it: what the gateways route and check at the edge. */

@@ -12,25 +12,26 @@ import { AUTH_ROUTES } from './api/auth.ts';
 import { CONTACT_ROUTES } from './api/contact.ts';
 import { LEAD_EXPORT_ROUTES } from './api/leadExports.ts';
 import { LEAD_SEARCH_ROUTES } from './api/leads.ts';
+import { LOCATION_ROUTES } from './api/locations.ts';
 import { MONITOR_ROUTES } from './api/monitors.ts';
 import { OPT_OUT_ROUTES } from './api/optOut.ts';
+import { PARKED_WORK_ROUTES } from './api/parkedWork.ts';
 import { PAYMENT_ROUTES } from './api/payments.ts';
+import { SCRAPER_STATUS_ROUTES } from './api/scraper.ts';
 import { SCRAPER_ADMIN_ROUTES } from './api/scraperAdmin.ts';
 import { WEBHOOK_ROUTES } from './api/webhooks.ts';
-import type { RouteDeclaration, RouteEntry, ServiceName } from './routeDeclaration.ts';
+import type { RouteDeclaration, RouteEntry } from './routeDeclaration.ts';
 
 export * from './routeDeclaration.ts';
-
-export const SERVICES: readonly ServiceName[] = ['auth', 'billing', 'leads', 'scraper', 'affiliate', 'contact', 'admin'];
 
 export const ROUTES: readonly RouteDeclaration[] = [
   AUTH_ROUTES, API_KEY_ROUTES, API_DOCS_ROUTES,
   PAYMENT_ROUTES,
   LEAD_SEARCH_ROUTES, LEAD_EXPORT_ROUTES, OPT_OUT_ROUTES, WEBHOOK_ROUTES, MONITOR_ROUTES,
-  SCRAPER_ADMIN_ROUTES,
+  SCRAPER_ADMIN_ROUTES, LOCATION_ROUTES, SCRAPER_STATUS_ROUTES,
   AFFILIATE_ROUTES,
   CONTACT_ROUTES,
-  ADMIN_ROUTES,
+  ADMIN_ROUTES, PARKED_WORK_ROUTES,
 ].flatMap((group): RouteDeclaration[] => Object.values(group));
 
 /** Matches a concrete request path against a route pattern (`:param` segments match one segment). */

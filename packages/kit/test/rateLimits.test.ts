@@ -1,9 +1,18 @@
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
-import { memoryCounterStore, rateLimited, redisCounterStore, type CounterStore } from '../src/http/rateLimits.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { rateLimited, registerRateLimits, type CounterStore } from '../src/http/rateLimits.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
-const fakeRequest = (ip: string, body: unknown = {}) => ({ ip, body }) as never;
+// What the limits read of a request: its address, its body, and its route's options (the plugin's).
+const fakeRequest = (ip: string, body: unknown = {}) => ({ ip, body, routeOptions: { config: {} } }) as never;
+
+/** The counters of a fresh app: @fastify/rate-limit with its Redis store, or its in-process one. */
+async function countersOf(redis?: Redis): Promise<{ store: CounterStore; close(): Promise<void> }> {
+  const app = Fastify();
+  const store = await registerRateLimits(app, redis);
+  return { store, close: () => app.close() };
+}
 
 function limiterContract(name: string, makeStore: () => Promise<{ store: CounterStore; close(): Promise<void> }>) {
   describe(name, () => {
@@ -37,11 +46,12 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
     it('starts a new window once the old one ends', async () => {
       const { store, close } = await makeStore();
       try {
-        const key = `w${Math.random()}`;
-        expect((await store.hit(key, 50)).count).toBe(1);
-        expect((await store.hit(key, 50)).count).toBe(2);
-        await new Promise((r) => setTimeout(r, 80));
-        expect((await store.hit(key, 50)).count).toBe(1);
+        const limit = { name: `w${Math.random()}`, windowMs: 50 };
+        const hit = () => store.hit(fakeRequest('1.1.1.1'), limit, '1.1.1.1');
+        expect((await hit()).count).toBe(1);
+        expect((await hit()).count).toBe(2);
+        // Each hit of the old window counts on; the first of the next counts one again.
+        await vi.waitFor(async () => expect((await hit()).count).toBe(1), { timeout: 5_000, interval: 10 });
       } finally {
         await close();
       }
@@ -49,10 +59,11 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
   });
 }
 
-limiterContract('in-process counters', async () => ({ store: memoryCounterStore(), close: async () => {} }));
+limiterContract('in-process counters', () => countersOf());
 describe.skipIf(!redisUrl)(`Redis counters${redisUrl ? '' : ' (skipped: no redis-server; apt-get install -y redis-server)'}`, () => {
   limiterContract('on Redis', async () => {
     const redis = new Redis(redisUrl!);
-    return { store: redisCounterStore(redis, `leadforge-test:${process.pid}:`), close: async () => { redis.disconnect(); } };
+    const counters = await countersOf(redis);
+    return { store: counters.store, close: async () => { await counters.close(); redis.disconnect(); } };
   });
 });

@@ -1,6 +1,7 @@
 import { defineService } from '@leadforge/kit/service';
 import { actionRoutes } from './routes/actionRoutes.ts';
 import { internalRoutes } from './routes/internalRoutes.ts';
+import { parkedWorkRoutes } from './routes/parkedWorkRoutes.ts';
 import { statsRoutes } from './routes/statsRoutes.ts';
 import { adminConfigFrom, AdminVariables } from './config.ts';
 import { buildRuntime } from './runtime.ts';
@@ -14,7 +15,7 @@ export const adminService = defineService({
   variables: AdminVariables,
   config: adminConfigFrom,
   runtime: buildRuntime,
-  routes: [statsRoutes, actionRoutes, internalRoutes],
+  routes: [statsRoutes, actionRoutes, parkedWorkRoutes, internalRoutes],
   start: [({ feed }) => feed.start()],
 });
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '@leadforge/contracts';
 import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
@@ -36,7 +37,7 @@ for (const kind of kinds) {
 
     it('refuses every admin route of the route table without a token (401) and for a user (403), directly at the service', async () => {
       const own = ROUTES.filter((r) => r.service === 'admin');
-      expect(own.length).toBe(5);
+      expect(own.length).toBe(7);
       for (const route of own) {
         const body = route.method === 'POST' ? { user_id: ada.id, credits_change: 1 } : undefined;
         expect({ route: route.path, status: (await h.call(route.method, route.path, body)).status }).toEqual({ route: route.path, status: 401 });
@@ -65,7 +66,7 @@ for (const kind of kinds) {
         purchase_id: 'pur-1', user_id: ada.id, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: completedAt,
       });
       await publishEvent(h.bus, 'search.completed', 'search-1', {
-        search_id: 'search-1', user_id: ada.id, results_count: 7, credits_used: 7, status: 'completed', reason: null, timestamp: new Date().toISOString(),
+        search_id: 'search-1', user_id: ada.id, results_count: 7, credits_used: 7, industry: 'Dentists', location: 'Lindenfeld', status: 'completed', reason: null, timestamp: new Date().toISOString(),
       });
       await publishEvent(h.bus, 'contact.submitted', 'contact-1', {
         submission_id: 'contact-1', name: 'Grace', email: 'grace@example.com', message: 'Do you cover Lisbon?', submitted_at: new Date().toISOString(),
@@ -103,7 +104,7 @@ for (const kind of kinds) {
       const res = await h.call('GET', `/api/admin/users/${ada.id}`, undefined, asRoot());
       expect(res.status).toBe(200);
       expect(res.body.user).toMatchObject({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
-      expect(res.body.searches).toEqual([expect.objectContaining({ search_id: 'search-1', results_count: 7, credits_used: 7 })]);
+      expect(res.body.searches).toEqual([{ search_id: 'search-1', industry: 'Dentists', location: 'Lindenfeld', results_count: 7, credits_used: 7, completed_at: expect.any(String) }]);
       expect(res.body.purchases.map((p: { id: string }) => p.id)).toEqual(['pur-2', 'pur-1']);
       expect(res.body.purchases[0]).toMatchObject({ plan_id: 'starter', amount: 19, credits: 100, refunded_amount: 19 });
       expect(res.body.purchases[0].refunded_at).toEqual(expect.any(String));
@@ -114,6 +115,26 @@ for (const kind of kinds) {
       expect(res.body.unavailable.map((line: string) => line.split(':')[0]).sort()).toEqual(['API keys', 'Credit ledger']);
       expect((await h.call('GET', `/api/admin/users/${MISSING_USER}`, undefined, asRoot())).body).toMatchObject({ detail: 'User not found' });
       expect((await h.call('GET', `/api/admin/users/${ada.id}`, undefined, bearer(ada.token))).status).toBe(403);
+    });
+
+    it('keeps test-checkout money apart from revenue: counted as test, marked on the purchase, its refund netted from the test figure only', async () => {
+      await publishEvent(h.bus, 'purchase.completed', ada.id, {
+        purchase_id: 'pur-test-1', user_id: ada.id, plan_id: 'growth', amount: 49, currency: 'USD', credits: 330, completed_at: new Date().toISOString(), test: true,
+      });
+      await vi.waitFor(async () => expect((await stats('?include=stats')).stats.test_checkout).toEqual({ total: 49, purchases: 1 }), CATCH_UP);
+      const body = await stats('?include=stats');
+      expect(body.stats.revenue).toEqual({ total: 49, purchases: 2, refunded: 19 });
+      expect(body.stats.daily.at(-1)).toMatchObject({ revenue: 49 });
+      expect(body.stats.recent_purchases[0]).toMatchObject({ id: 'pur-test-1', amount: 49, test: true });
+      expect(body.stats.recent_purchases.slice(1).every((p: { test: boolean }) => p.test === false)).toBe(true);
+
+      await publishEvent(h.bus, 'purchase.refunded', ada.id, {
+        purchase_id: 'pur-test-1', user_id: ada.id, amount: 19, credits_reversed: 100, refunded_at: new Date().toISOString(),
+      });
+      await vi.waitFor(async () => expect((await stats('?include=stats')).stats.test_checkout).toEqual({ total: 30, purchases: 1 }), CATCH_UP);
+      expect((await stats('?include=stats')).stats.revenue).toEqual({ total: 49, purchases: 2, refunded: 19 });
+      const user = await h.call('GET', `/api/admin/users/${ada.id}`, undefined, asRoot());
+      expect(user.body.purchases.map((p: { id: string; test: boolean }) => [p.id, p.test])).toEqual([['pur-test-1', true], ['pur-2', false], ['pur-1', false]]);
     });
 
     it('adjusts credits through billing, and the read model shows the new balance at once', async () => {
@@ -296,6 +317,39 @@ for (const kind of kinds) {
       expect(seen).toHaveLength(31);
       expect(new Set(seen).size).toBe(31);
       expect(seen[0]).toBe('search-1');
+    });
+
+    it('lists every service\'s parked work, says which service did not answer, and replays through the owner', async () => {
+      const eventId = crypto.randomUUID();
+      const envelope = { id: eventId, type: 'credits.changed', version: 1, occurred_at: new Date().toISOString(), key: ada.id, data: {} };
+      await h.billing.ctx.db('kit_outbox').insert({ event_id: eventId, topic: `parked-work-check-${kind}`, key: ada.id, envelope: JSON.stringify(envelope), parked_at: new Date(), last_error: 'the broker refused it' });
+      const { seq } = await h.billing.ctx.db('kit_outbox').where({ event_id: eventId }).first('seq');
+
+      const all = await h.call('GET', '/api/admin/parked-work', undefined, asRoot());
+      expect(all.status).toBe(200);
+      expect(all.body.items).toEqual([{
+        service: 'billing', kind: 'outbox', name: 'outbox', key: String(seq), what: 'credits.changed', error: 'the broker refused it', attempts: null, parked_at: expect.any(String), replayable: true,
+      }]);
+      expect(all.body).toMatchObject({ page: 1, page_size: 25, total: 1 });
+      const byService = Object.fromEntries(all.body.services.map((entry: { service: string }) => [entry.service, entry]));
+      expect(byService.billing).toEqual({ service: 'billing', total: 1, queue: 0, outbox: 1, dead_letters: 0, error: null });
+      expect(byService.admin).toEqual({ service: 'admin', total: 0, queue: 0, outbox: 0, dead_letters: 0, error: null });
+      // The harness runs no leads service: it is reported, and the others still show.
+      expect(byService.leads.error).toContain('The leads service is not configured');
+      expect((await h.call('GET', '/api/admin/parked-work?kind=dead_letters', undefined, asRoot())).body).toMatchObject({ items: [], total: 0 });
+      expect((await h.call('GET', '/api/admin/parked-work?service=mail', undefined, asRoot()))).toMatchObject({ status: 400, body: { detail: expect.stringContaining('service must be one of') } });
+
+      const bad = await h.call('POST', '/api/admin/parked-work/replay', { service: 'billing', kind: 'queue', queue: 'nope' }, asRoot());
+      expect(bad).toMatchObject({ status: 404, body: { detail: 'The billing service has no queue named nope' } });
+      const replayed = await h.call('POST', '/api/admin/parked-work/replay', { service: 'billing', kind: 'outbox', keys: [String(seq)] }, asRoot());
+      expect(replayed).toEqual({ status: 200, body: { replayed: 1, kept: [], message: '1 piece of work in billing\'s outbox will run again' } });
+      // Billing's relay, woken by the replay, publishes it.
+      await vi.waitFor(async () => expect((await h.billing.ctx.db('kit_outbox').where({ event_id: eventId }).first('published_at')).published_at).not.toBeNull(), CATCH_UP);
+      expect((await h.call('GET', '/api/admin/parked-work?service=billing', undefined, asRoot())).body).toMatchObject({ items: [], total: 0 });
+      expect(await h.admin.ctx.db('admin_audit_log').where({ action: 'parked_work.replay' }).orderBy('at').select('target_id', 'result', 'detail')).toEqual([
+        { target_id: 'billing', result: 'refused', detail: 'The billing service has no queue named nope' },
+        { target_id: 'billing', result: 'ok', detail: '1 piece of work in billing\'s outbox will run again' },
+      ]);
     });
 
     it('gives the same stats when every event is replayed into an empty admin database, and after a rebuild', async () => {

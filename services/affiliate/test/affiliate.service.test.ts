@@ -168,7 +168,11 @@ for (const kind of kinds) {
       const signup = await svc.ctx.db.transaction();
       await recordRegistration(signup, SECRET, { user_id: buyer.id, name: buyer.name, email: buyer.email, role: 'user', status: 'active', created_at: new Date().toISOString(), referral_code: token });
       const applied = svc.ctx.db.transaction((trx) => recordPurchase(trx, purchase));
-      await new Promise((r) => setTimeout(r, 200));
+      // The purchase is waiting on the signup: for its buyer's lock (Postgres), or for the one connection the signup holds (PGlite).
+      const purchaseWaits = async () => kind === 'postgres'
+        ? (await signup.raw("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).rows[0].waiting > 0
+        : svc.ctx.db.client.pool.numPendingAcquires() > 0;
+      await expect.poll(purchaseWaits, { timeout: 10_000 }).toBe(true);
       await signup.commit();
       await applied;
       expect(await svc.ctx.db('commissions').where({ purchase_id: purchase.purchase_id }).select('amount_cents')).toEqual([{ amount_cents: 990 }]);
@@ -188,6 +192,19 @@ for (const kind of kinds) {
       const statement = (await call('GET', '/api/affiliate/commissions', undefined, auth.bearer(referrer))).body;
       expect(statement.commissions[0]).toMatchObject({ amount: 0, sale_amount: 0, status: 'reversed' });
       expect(statement.totals).toEqual({ pending: 0, payable: 0, paid: 0 });
+    });
+
+    it('lowers the commission to 10% of what the buyer kept when an admin refunds in part', async () => {
+      const { referrer, token } = await referrerWithLink();
+      const buyer = newUser('Partial Refunder');
+      await register(buyer, token);
+      const purchaseId = `PUR-${crypto.randomUUID()}`;
+      await buy(buyer, purchaseId, 49, 'growth');
+      expect((await stats(referrer)).total_commissions).toBe(4.9);
+      await refund(buyer, purchaseId, 19.6);
+      expect(await stats(referrer)).toMatchObject({ total_commissions: 2.94 });
+      const statement = (await call('GET', '/api/affiliate/commissions', undefined, auth.bearer(referrer))).body;
+      expect(statement.commissions[0]).toMatchObject({ amount: 2.94, sale_amount: 29.4, status: 'pending' });
     });
 
     it('refuses self-referral: a second account on the referrer\'s own mailbox earns nothing', async () => {

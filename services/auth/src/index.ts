@@ -9,12 +9,14 @@ import { apiDocsRoutes } from './routes/apiDocsRoutes.ts';
 import { verifyApiKey } from './domain/apiKeys.ts';
 import { findStanding } from './domain/users.ts';
 import { startBalanceConsumer } from './events/balanceConsumer.ts';
+import { MAIL_QUEUE } from './mail/mailOutbox.ts';
 import { startReceiptConsumer } from './events/receiptConsumer.ts';
 import { startSearchReadyConsumer } from './events/searchReadyConsumer.ts';
 import { startOptOutMailConsumer } from './events/optOutMailConsumer.ts';
 
 export const authService = defineService({
   name: 'auth',
+  queues: [MAIL_QUEUE],
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
   variables: AuthVariables,
   config: authConfigFrom,

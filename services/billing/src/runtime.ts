@@ -1,6 +1,7 @@
 import type { ServiceContext } from '@leadforge/kit/service';
 import { Checkout } from './domain/checkout.ts';
 import { PaypalWebhooks } from './domain/paypalWebhooks.ts';
+import { RefundRequests } from './domain/refundRequests.ts';
 import { displayBalances } from './domain/signups.ts';
 import type { BillingConfig } from './config.ts';
 import { PaymentProviders } from './payments/paymentProviders.ts';
@@ -10,6 +11,7 @@ export interface BillingRuntime {
   ctx: ServiceContext;
   providers: PaymentProviders;
   checkout: Checkout;
+  refundRequests: RefundRequests;
   webhooks: PaypalWebhooks;
   balanceForDisplay: (userId: string) => Promise<number>;
   limits: { ordersPerUserPerHour: number; promoOrdersPerIpPerHour: number };
@@ -23,6 +25,7 @@ export async function buildRuntime(ctx: ServiceContext, config: BillingConfig): 
     ctx,
     providers,
     checkout: new Checkout(ctx, providers),
+    refundRequests: new RefundRequests(ctx, providers),
     webhooks: new PaypalWebhooks(ctx, providers),
     balanceForDisplay: displayBalances(ctx.db, config.signupWaitMs),
     limits: config.limits,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
+import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -29,9 +29,20 @@ for (const kind of kinds) {
 
     it('answers a brand-new account with its signup grant even when the event lands just after the question', async () => {
       const user = b.auth.user();
-      const asked = b.balance(user.id);
-      setTimeout(() => void b.registered(user.id), 100);
-      expect(await asked).toBe(10);
+      // The question has looked for the balance and found none: the event lands while it waits.
+      let looked = false;
+      const lookedFor = (_response: unknown, query: { sql: string; bindings?: unknown[] }) => {
+        if (query.sql.includes('credit_balances') && query.bindings?.includes(user.id)) looked = true;
+      };
+      b.db.on('query-response', lookedFor);
+      try {
+        const asked = b.balance(user.id);
+        await waitFor(() => looked, { intervalMs: 5, what: 'the balance question to look for the account' });
+        await b.registered(user.id);
+        expect(await asked).toBe(10);
+      } finally {
+        b.db.off('query-response', lookedFor);
+      }
     });
 
     it('lets the database itself refuse a negative balance, a direct balance write and a ledger rewrite', async () => {

@@ -86,6 +86,8 @@ for (const kind of kinds) {
       expect(await b.balance(user.id)).toBe(340);
       expect(await purchaseEntries(user.id)).toHaveLength(1);
       expect(await sales(user.id)).toHaveLength(1);
+      // Real PayPal money: the sale carries no test mark.
+      expect((await sales(user.id))[0].envelope.data.test).toBeUndefined();
     });
 
     it('without the in-process single flight (as between replicas), 50 concurrent capture records and 5 webhooks grant once', async () => {
@@ -265,7 +267,7 @@ for (const kind of kinds) {
       const announced = await b.db('kit_outbox').whereRaw("envelope->>'type' = 'purchase.refunded'").andWhereRaw("envelope->'data'->>'purchase_id' = ?", [purchase.id]);
       expect(announced.map((r) => r.envelope.data)).toEqual([expect.objectContaining({ user_id: user.id, amount: 49, credits_reversed: 330 })]);
       const order = paypal.orders.get(purchase.provider_order_id)!;
-      expect(order.capture!.refunded).toBe(true);
+      expect(paypal.refunded(order.id)).toBe(true);
       expect((await postWebhook(paypal.refundEvent(purchase.provider_order_id))).body.outcome).toBe('already_refunded');
     });
 

@@ -11,11 +11,14 @@ import { accountDataRoute } from './routes/accountDataRoute.ts';
 import { optOutRoutes } from './routes/optOutRoutes.ts';
 import { adminOptOutRoutes } from './routes/adminOptOutRoutes.ts';
 import { webhookRoutes } from './routes/webhookRoutes.ts';
+import { WEBHOOK_DELIVERIES } from './webhooks/webhookSender.ts';
 import { monitorRoutes } from './routes/monitorRoutes.ts';
+import { publicStatsRoute } from './routes/publicStatsRoute.ts';
 
 /** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, monitors, and the credits they hold. */
 export const leadsService = defineService({
   name: 'leads',
+  queues: [WEBHOOK_DELIVERIES],
   migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
   variables: LeadsVariables,
   config: leadsConfigFrom,
@@ -23,7 +26,7 @@ export const leadsService = defineService({
   routes: [
     // Live streams and waiting calls end when the service begins to close, so the close can finish.
     (app, rt) => { app.addHook('preClose', async () => rt.closing.abort()); },
-    searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes,
+    searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes, publicStatsRoute,
   ],
   start: [consumeScrapeResults, consumeAccountDeletions, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
 });

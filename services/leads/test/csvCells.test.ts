@@ -44,4 +44,10 @@ describe('export file name', () => {
     expect(leadsExportFileName('../../etc/passwd', '"; rm -rf /', '2025-01-01T00:00:00Z')).toBe('leadforge-etc-passwd-rm-rf-2025-01-01.csv');
     expect(leadsExportFileName('北京', 'x'.repeat(500), '2025-01-01T00:00:00Z')).toBe(`leadforge-any-${'x'.repeat(40)}-2025-01-01.csv`);
   });
+
+  it('says when it holds only part of the search: what a filter showed, or the selected rows', () => {
+    expect(leadsExportFileName('dentist', 'Lindenfeld', '2026-12-02T05:00:00Z', 'csv', { kind: 'filtered', shown: 3, total: 50 })).toBe('leadforge-dentist-lindenfeld-2026-12-02-filtered-3-of-50.csv');
+    expect(leadsExportFileName('dentist', 'Lindenfeld', '2026-12-02T05:00:00Z', 'xlsx', { kind: 'selected', count: 2 })).toBe('leadforge-dentist-lindenfeld-2026-12-02-selected-2.xlsx');
+    expect(leadsExportFileName('dentist', 'Lindenfeld', '2026-12-02T05:00:00Z', 'json', { kind: 'all' })).toBe('leadforge-dentist-lindenfeld-2026-12-02.json');
+  });
 });

@@ -133,7 +133,7 @@ for (const kind of kinds) {
             expect(suppressions.emailSuppressed(row.email)).toBe(false);
             expect(suppressions.phoneSuppressed(row.phone)).toBe(false);
             expect(suppressions.siteSuppressed(row)).toBe(false);
-            expect(row.owned).toBe(s.windowDays > 0 && businessKeysOf(row.lead_key, row.website).some((k) => s.ownedKeys.includes(k)));
+            expect(row.owned).toBe(s.windowDays > 0 && businessKeysOf({ placeKey: row.lead_key, website: row.website }).some((k) => s.ownedKeys.includes(k)));
             expect([...Value.Errors(Lead, toLead(row))]).toEqual([]);
           }
           // What the live feed announced is what the API promises: valid leads.

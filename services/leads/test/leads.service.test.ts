@@ -74,7 +74,7 @@ for (const kind of kinds) {
       });
 
       const [completed] = await outboxEvents('search.completed', id);
-      expect(completed.data).toMatchObject({ search_id: id, user_id: user.id, results_count: 4, credits_used: 4, status: 'completed' });
+      expect(completed.data).toMatchObject({ search_id: id, user_id: user.id, results_count: 4, credits_used: 4, industry: 'Dentists', location: 'Springfield', status: 'completed' });
       expect(Date.parse(completed.data.timestamp)).not.toBeNaN();
     });
 
@@ -183,6 +183,29 @@ for (const kind of kinds) {
       expect(summary).toMatchObject({ status: 'failed', reason: 'source_failed', credits_used: 0, leads: [] });
       const [completed] = await outboxEvents('search.completed', id);
       expect(completed.data).toMatchObject({ results_count: 0, credits_used: 0, status: 'failed' });
+    });
+
+    it('says why a search failed with the engine\'s code, and the places to search instead; the status follows the code', async () => {
+      const cases = [
+        { failure: { code: 'location_not_found' as const, candidates: ['Lindenfeld, Hessen, Germany'] }, status: 422, says: 'We could not find "Nowhere" on the map. Nothing was charged; check the spelling or pick the place from the suggestions. Did you mean Lindenfeld, Hessen, Germany?' },
+        { failure: { code: 'location_ambiguous' as const, candidates: ['Neustadt A', 'Neustadt B'] }, status: 422, says: '"Nowhere" names several places, such as Neustadt A; Neustadt B. Nothing was charged; pick the one you mean and search again.' },
+        { failure: { code: 'provider_unreachable' as const }, status: 502, says: 'The business directory could not be reached. Nothing was charged; please try again in a few minutes.' },
+        { failure: { code: 'provider_quota_exhausted' as const }, status: 503, says: 'The business directory refuses more searches for now: its quota is used up. Nothing was charged; please try again later.' },
+        { failure: { code: 'no_source_configured' as const }, status: 503, says: 'No business directory is set up to search yet. Nothing was charged; an administrator needs to configure a places source.' },
+      ];
+      for (const { failure, status, says } of cases) {
+        const user = newUser(10);
+        const pending = t.call('POST', '/api/generate-leads', { industry: 'Dentists', location: 'Nowhere', quantity: 10 }, user.token);
+        await expect.poll(() => [...t.engine.requested.values()].find((r) => r.user_id === user.id)).toBeTruthy();
+        const id = [...t.engine.requested.values()].find((r) => r.user_id === user.id)!.search_id;
+        await t.engine.finish(id, 'source_failed', 'the engine\'s own words', failure);
+        const res = await pending;
+        expect({ status: res.status, body: res.body }).toEqual({ status, body: { detail: says, code: failure.code, ...(failure.candidates ? { error_candidates: failure.candidates } : {}) } });
+        expect(t.billing.balanceOf(user.id)).toBe(10);
+        const summary = (await t.call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body;
+        expect(summary).toMatchObject({ status: 'failed', error: says, error_code: failure.code, credits_used: 0 });
+        expect(summary.error_candidates).toEqual(failure.candidates);
+      }
     });
 
     it('POST /api/generate-leads waits for the search and answers { leads, stats }', async () => {

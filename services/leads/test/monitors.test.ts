@@ -48,7 +48,7 @@ for (const kind of kinds) {
     const settled = (searchId: string) =>
       expect.poll(async () => (await db()('lead_searches').where({ id: searchId }).first())?.credits, { timeout: 10_000 }).toMatch(/^(settled|released)$/);
     /** Business `i` of this test's world: its own place key, website and email. */
-    const lead = (world: string, i: number) => engineLead(i, { key: `osm:node/${world}-${i}`, email: `hi@${world}x${i}.example`, website: `https://${world}x${i}.example/`, phone: `+4993${String(seq).padStart(3, '0')}${String(i).padStart(4, '0')}` });
+    const lead = (world: string, i: number) => engineLead(i, { key: `osm:node/${world}-${i}`, email: `hi@${world}x${i}.example`, website: `https://${world}x${i}.example/`, phone: `+4993${world.replace(/\D/g, '').padStart(3, '0')}${String(i).padStart(4, '0')}` });
     /** Answers the search as the engine would, with these businesses, and waits for its books to close. */
     const answer = async (searchId: string, leads: ReturnType<typeof engineLead>[]) => {
       await t.engine.waitForRequest(searchId);
@@ -172,7 +172,7 @@ for (const kind of kinds) {
       const request = await t.engine.waitForRequest(firstRun);
       // The engine is told what the user ever received from this location (business 1 too, past the
       // window), by lead intake's keys, so it neither crawls nor counts them: the quantity needs no padding.
-      const keysOf = (...ids: number[]) => ids.flatMap((i) => [`place:osm:node/${world}-${i}`, `site:${world}x${i}.example`]);
+      const keysOf = (...ids: number[]) => ids.flatMap((i) => [`place:osm:node/${world}-${i}`, `site:${world}x${i}.example`, `phone:${lead(world, i).phone}`]);
       // It is told the run is the monitor's, so it reuses what it knows of the area (sites found without contacts).
       expect(request).toMatchObject({ industry: 'Dentists', location, quantity: 5, monitor_id: monitor.id });
       expect([...(request.known_business_keys ?? [])].sort()).toEqual(keysOf(1, 2).sort());

@@ -38,7 +38,8 @@ for (const kind of kinds) {
       const before = await observed();
       const startedAt = Date.now();
       const { searchId, token } = await startSearch();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A search that started a minute ago, rather than a wait: the value observed must span it.
+      await t.svc.ctx.db('lead_searches').where({ id: searchId }).update({ created_at: t.svc.ctx.db.raw("created_at - interval '1 minute'") });
 
       const envelope: EventEnvelope = {
         id: uuidv7(), type: 'scrape.leads_found', version: 1, occurred_at: new Date().toISOString(), key: searchId,
@@ -58,8 +59,8 @@ for (const kind of kinds) {
       const after = await observed();
       expect(after.count).toBe(before.count + 1);
       const seconds = after.sum - before.sum;
-      expect(seconds).toBeGreaterThanOrEqual(0.3);
-      expect(seconds).toBeLessThanOrEqual(elapsedSeconds);
+      expect(seconds).toBeGreaterThanOrEqual(60);
+      expect(seconds).toBeLessThanOrEqual(60 + elapsedSeconds);
     });
 
     it('observes each search once: two searches, two observations', async () => {

@@ -1,8 +1,11 @@
 import { defineService, running } from '@leadforge/kit/service';
 import { adminRoutes } from './routes/adminRoutes.ts';
 import { scrapeRoute } from './routes/scrapeRoute.ts';
+import { locationRoutes } from './routes/locationRoutes.ts';
+import { statusRoute } from './routes/statusRoute.ts';
 import { startSearchConsumer } from './events/searchConsumer.ts';
 import { startAccountErasureConsumer } from './events/accountErasureConsumer.ts';
+import { SEARCH_JOBS } from './search/jobStore.ts';
 import { scraperConfigFrom, ScraperVariables } from './config.ts';
 import { buildRuntime, type ScraperHooks, type ScraperRuntime } from './runtime.ts';
 
@@ -15,11 +18,12 @@ export type { ScraperHooks, ScraperRuntime };
 export function createScraperService(hooks: ScraperHooks = {}) {
   return defineService({
     name: 'scraper',
+    queues: [SEARCH_JOBS],
     migrationsDir: new URL('./db/migrations', import.meta.url).pathname,
     variables: ScraperVariables,
     config: scraperConfigFrom,
     runtime: (ctx, config) => buildRuntime(ctx, config, hooks),
-    routes: [adminRoutes, scrapeRoute],
+    routes: [adminRoutes, scrapeRoute, locationRoutes, statusRoute],
     // Its consumers stop first, then the jobs under way and what they held (the runtime's stop).
     start: [(rt) => running(rt), startSearchConsumer, startAccountErasureConsumer],
   });

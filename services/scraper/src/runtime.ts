@@ -16,6 +16,11 @@ import { parseConfigOf } from './crawl/parseConfig.ts';
 import { createPageReader, type PageReader } from './crawl/pageReader.ts';
 import { placesSearchFor } from './places/placesSearchFor.ts';
 import { geocodeStoreOf } from './places/geocodeStore.ts';
+import { createNominatimGeocoder } from './places/nominatimGeocoder.ts';
+import { createLocationLookup } from './places/locationLookup.ts';
+import { createPlacesEstimate } from './places/placesEstimate.ts';
+import { checkProviders, type ProviderProbe } from './places/providerReachability.ts';
+import type { LocationEstimateResponse, LocationsResponse, PlacesStatusResponse } from '@leadforge/contracts';
 import { memoryProxyQuota, redisProxyQuota, type ProxyQuota } from './outbound/proxyQuota.ts';
 import { loadQuotaSnapshot, quotaSnapshotWriter } from './outbound/quotaSnapshot.ts';
 import { proxyQuotaRemaining } from './metrics.ts';
@@ -42,6 +47,12 @@ export interface ScraperRuntime {
   quota: ProxyQuota;
   usage: UsageRecorder;
   worker: JobWorker;
+  /** The places a typed location may mean (GET /api/locations). */
+  locations(q: string, signal?: AbortSignal): Promise<LocationsResponse>;
+  /** How many businesses of an industry a place has, when a source can say it cheaply. */
+  estimate(location: string, industry: string, signal?: AbortSignal): Promise<LocationEstimateResponse['estimate']>;
+  /** Whether the configured providers answered at start (null checked_at until the check has run). */
+  placesStatus(): PlacesStatusResponse;
   /** Saves the in-process quota now (no-op with Redis). */
   saveQuota(): Promise<void>;
   /** Starts recording usage and working on jobs (with the service); `stop` ends them and lets go of what they held. */
@@ -50,6 +61,8 @@ export interface ScraperRuntime {
 }
 
 const PUBLIC_NOMINATIM = 'nominatim.openstreetmap.org';
+/** A type-ahead's answers are reused this long: places do not move, and Nominatim asks for few requests. */
+const LOCATION_CACHE_MS = 10 * 60_000;
 
 export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, hooks: ScraperHooks = {}): Promise<ScraperRuntime> {
   const saved = ctx.redis ? undefined : await loadQuotaSnapshot(ctx.db);
@@ -73,7 +86,33 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
     quota,
     usage,
   });
-  const placesSearch = placesSearchFor(config, client.fetchJson, geocodeStoreOf(ctx.db), usage);
+  const geocodes = geocodeStoreOf(ctx.db);
+  const placesSearch = placesSearchFor(config, client.fetchJson, geocodes, usage);
+  const locations = createLocationLookup({ fetchJson: client.fetchJson, nominatimUrl: config.nominatimUrl, cacheMs: LOCATION_CACHE_MS });
+  const estimate = createPlacesEstimate({
+    fetchJson: client.fetchJson,
+    overpassUrl: config.overpassUrl,
+    sources: config.placesSources,
+    geocode: createNominatimGeocoder(client.fetchJson, config.nominatimUrl, { hours: config.geocodeCacheHours, store: geocodes }),
+  });
+  let placesStatus: PlacesStatusResponse = { reachable: true, providers: [], checked_at: null };
+  const probes: ProviderProbe[] = [
+    { name: 'nominatim', url: `${config.nominatimUrl.replace(/\/$/, '')}/status?format=json` },
+    ...config.placesSources.map((name) => ({
+      name,
+      url: name === 'osm' ? `${config.overpassUrl.replace(/\/$/, '')}/api/status` : name === 'google' ? config.googlePlacesApiBase : config.decodoScraperApiBase,
+    })),
+  ];
+  const checking = new AbortController();
+  const checkReachability = async () => {
+    const checked = await checkProviders(client.fetchJson, probes, { timeoutMs: config.http.totalTimeoutMs, attempts: 3, pauseMs: 2_000, signal: checking.signal });
+    if (checking.signal.aborted) return;
+    placesStatus = checked;
+    const away = placesStatus.providers.filter((provider) => !provider.reachable);
+    if (away.length) {
+      ctx.log.warn({ providers: away }, `the places providers cannot be reached (${away.map((provider) => provider.name).join(', ')}): searches fail as provider_unreachable until they can`);
+    }
+  };
   const uncredentialed = config.placesSources.filter((name) => (name === 'google' && !config.googlePlacesApiKey) || (name === 'decodo' && !config.decodoScraperToken));
   if (uncredentialed.length) {
     ctx.log.warn({ placesSources: uncredentialed }, 'places sources without credentials: each reports its error in the coverage (a search with no other source finishes as "source_failed")');
@@ -120,12 +159,18 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
     quota,
     usage,
     worker,
+    locations,
+    estimate,
+    placesStatus: () => placesStatus,
     saveQuota: async () => { await snapshot?.flush(); },
     start() {
       usage.start();
       worker.start();
+      // Once, in the background: the service starts whether or not the providers answer.
+      void checkReachability().catch((err: unknown) => ctx.log.warn({ err }, 'could not check whether the places providers can be reached'));
     },
     async stop() {
+      checking.abort();
       stopReporting();
       await worker.stop();
       await usage.stop().catch((err) => ctx.log.warn({ err }, 'could not save the last proxy usage'));

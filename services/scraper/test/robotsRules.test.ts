@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RobotsRules } from '../src/outbound/robotsRules.ts';
 
-const rulesWith = (answer: { status: number; body: string }, delayMs = 0) => {
+/** Rules whose robots.txt fetches answer `answer` once `answered` resolves. */
+const rulesWith = (answer: { status: number; body: string }, answered: Promise<void> = Promise.resolve()) => {
   const fetched: string[] = [];
   const rules = new RobotsRules(async (url) => {
     fetched.push(url);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await answered;
     return answer;
   }, { userAgent: 'LeadforgeBot/1.0 (+http://localhost:8080)', maxCrawlDelayMs: 5000 });
   return { rules, fetched };
@@ -27,12 +28,15 @@ describe('robots.txt rules', () => {
   });
 
   it('fetches each site\'s file once, and a caller that gives up does not spoil it for the others', async () => {
-    const { rules, fetched } = rulesWith({ status: 200, body: 'User-agent: *\nDisallow: /admin\n' }, 100);
+    let answer!: () => void;
+    const { rules, fetched } = rulesWith({ status: 200, body: 'User-agent: *\nDisallow: /admin\n' }, new Promise((resolve) => { answer = resolve; }));
     const impatient = new AbortController();
     const first = rules.check(new URL('http://a.test/'), impatient.signal);
     const second = rules.check(new URL('http://a.test/admin'));
     impatient.abort('gave up');
     await expect(first).rejects.toBe('gave up');
+    // The site answers only after the first caller gave up.
+    answer();
     expect(await second).toEqual({ allowed: false, crawlDelayMs: 0 });
     expect(await rules.check(new URL('http://a.test/about'))).toEqual({ allowed: true, crawlDelayMs: 0 });
     expect(fetched).toEqual(['http://a.test/robots.txt']);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
-import { businessKeysOf } from '@leadforge/contracts/businessKeys.ts';
+import { businessKeysOfLead } from '@leadforge/contracts/businessKeys.ts';
 import { createNominatimGeocoder } from '../src/places/nominatimGeocoder.ts';
 import { geocodeStoreOf } from '../src/places/geocodeStore.ts';
 import { startFixtureWeb, type FixtureWeb } from './fixtureWeb/fixtureWeb.ts';
+import { FIXTURE_AMBIGUOUS, FIXTURE_TOWN } from './fixtureWeb/providerAnswers.ts';
 import { startScraperUnderTest, type ScraperUnderTest } from './support/scraperUnderTest.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -84,7 +85,7 @@ for (const kind of kinds) {
       const known = leadsOf(scraper, 'search-known-first');
       expect(known).toHaveLength(10);
       // The keys lead intake stores for them (owned_businesses), as the leads service sends them.
-      const knownKeys = known.flatMap((lead) => businessKeysOf(lead.key, lead.website));
+      const knownKeys = known.flatMap(businessKeysOfLead);
       const knownHosts = known.filter((lead) => lead.website).map((lead) => new URL(lead.website).host);
       expect(knownHosts.length).toBeGreaterThan(0);
       const hitsOfKnownSites = () => [...web.hits].filter(([key]) => knownHosts.includes(key.split(' ')[0])).reduce((sum, [, count]) => sum + count, 0);
@@ -184,7 +185,7 @@ describe('the places source chosen by PLACES_SOURCE', () => {
 
   it('finishes as source_failed, naming what is missing, when the source has no credentials', async () => {
     const { finished, leads } = await searchWith({ PLACES_SOURCE: 'google', GOOGLE_PLACES_API_KEY: '' });
-    expect(finished).toMatchObject({ reason: 'source_failed', error: 'the google source needs GOOGLE_PLACES_API_KEY', stats: { total_found: 0 } });
+    expect(finished).toMatchObject({ reason: 'source_failed', error: 'the google source needs GOOGLE_PLACES_API_KEY', failure: { code: 'no_source_configured' }, stats: { total_found: 0 } });
     expect(leads).toEqual([]);
   });
 
@@ -192,5 +193,24 @@ describe('the places source chosen by PLACES_SOURCE', () => {
     const { finished } = await searchWith({ OVERPASS_URL: `${web.origin}/no-overpass-here` });
     expect(finished.reason).toBe('source_failed');
     expect(finished.error).toContain('HTTP 404');
+    expect(finished.failure).toEqual({ code: 'provider_error' });
+  });
+
+  it('finishes as source_failed with the code a program can act on: a place that does not exist, an ambiguous name, a directory away', async () => {
+    const scraper = await startScraperUnderTest({ kind: 'pglite', web });
+    scrapers.push(scraper);
+    const failureOf = async (searchId: string, location: string) => {
+      await scraper.requestSearch({ search_id: searchId, location, quantity: 5 });
+      return (await scraper.finished(searchId)).data;
+    };
+    const nowhere = await failureOf('nowhere', 'Atlantis');
+    expect(nowhere).toMatchObject({ reason: 'source_failed', failure: { code: 'location_not_found' } });
+    expect(nowhere.failure.candidates).toBeUndefined();
+    expect((await failureOf('guessed', 'Lindenfeld, Atlantis')).failure).toEqual({ code: 'location_not_found', candidates: [FIXTURE_TOWN.displayName] });
+    expect((await failureOf('several', FIXTURE_AMBIGUOUS.name)).failure).toEqual({ code: 'location_ambiguous', candidates: FIXTURE_AMBIGUOUS.places });
+    // A place picked from the list is searched, whatever else shares its name.
+    expect((await failureOf('picked', FIXTURE_AMBIGUOUS.places[1])).reason).toBe('done');
+    const away = await searchWith({ NOMINATIM_URL: 'http://127.0.0.1:9/nominatim' });
+    expect(away.finished.failure).toEqual({ code: 'provider_unreachable' });
   });
 });

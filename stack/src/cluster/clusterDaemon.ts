@@ -18,6 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { parse } from 'yaml';
+import { loadVariable } from '@leadforge/kit/config';
+import { LauncherVariables } from '../launcherVariables.ts';
 import { createTopics } from '../distributed/topics.ts';
 import { startKafka, type KafkaBroker } from '../infrastructure/kafkaBroker.ts';
 import { startPostgres, type PostgresServer } from '../infrastructure/postgresServer.ts';
@@ -241,7 +243,7 @@ async function startClusterPrometheus(): Promise<void> {
     configFile: path.join(repoRoot, 'deploy/prometheus/kubernetes.yaml'),
     targets: [],
     port: BACKING_PORTS.prometheus,
-    interval: process.env.PROMETHEUS_INTERVAL || undefined,
+    interval: loadVariable(LauncherVariables, 'PROMETHEUS_INTERVAL', process.env),
     completeConfig(config) {
       for (const job of config.scrape_configs ?? []) {
         for (const sd of (job.http_sd_configs as Array<Record<string, unknown>> | undefined) ?? []) sd.url = `http://127.0.0.1:${discoveryPort}/targets`;

@@ -1,6 +1,6 @@
 /**
  * Writes docs/configuration.md from the variables' schemas: the kit's (every service), each service's
- * (its `config.ts`, declared on its definition) and the launchers'. Run after changing a variable:
+ * (its `config.ts`, declared on its definition), the gateway's and the launchers'. Run after changing a variable:
  *   npm run docs:config            write the file
  *   npm run docs:config -- --check exit 1 when the committed file is stale
  */
@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TObject } from 'typebox';
 import { KitVariables, serviceVariables, variablesOf, type VariableSchema } from '@leadforge/kit/config';
+import { GatewayVariables } from '@leadforge/gateway';
 import { SERVICE_DEFINITIONS } from '../services.ts';
 import { LauncherVariables } from '../launcherVariables.ts';
 
@@ -21,6 +22,7 @@ export function configurationSections(): { title: string; intro: string; schema:
     ...SERVICE_DEFINITIONS.filter((def) => def.variables).map((def) => ({
       title: def.name, intro: `Read by the ${def.name} service (\`services/${def.name}/src/config.ts\`).`, schema: def.variables!,
     })),
+    { title: 'Gateway', intro: 'Read by the local gateway (`gateway/src/config.ts`) besides the kit\'s `LOG_LEVEL`, `INTERNAL_TOKEN` and `SHUTDOWN_TIMEOUT_SECONDS`.', schema: GatewayVariables },
     { title: 'Launchers', intro: 'Read by `npm start` and `npm run start:distributed` (`stack/src/launcherVariables.ts`).', schema: LauncherVariables },
   ];
 }

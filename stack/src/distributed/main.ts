@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { loadVariables } from '@leadforge/kit/config';
+import { GatewayVariables } from '@leadforge/gateway';
+import { ConfigError, loadVariable, loadVariables } from '@leadforge/kit/config';
 import { LauncherVariables } from '../launcherVariables.ts';
 import { MissingPrerequisite } from '../infrastructure/prerequisites.ts';
 import { DEFAULT_WEB_DIST } from '../embedded/startStack.ts';
@@ -7,13 +8,19 @@ import { startDistributed, type RunningDistributed } from './startDistributed.ts
 
 const started = Date.now();
 const env = process.env;
-const { PORT: port, SCRAPER_REPLICAS: scraperReplicas } = loadVariables(LauncherVariables, env);
-const dataDir = path.resolve(env.DATA_DIR || './.data');
-const runtime = env.LEADFORGE_RUNTIME || 'processes';
-if (runtime !== 'processes' && runtime !== 'containers') {
-  console.error(`\n  LEADFORGE_RUNTIME must be processes (each service a Node process, the default) or containers (each from its image), not ${JSON.stringify(runtime)}\n`);
+let launcher;
+let webDist;
+try {
+  // PROMETHEUS_INTERVAL is checked here, before anything starts; startDistributed reads it from `env`.
+  launcher = loadVariables(LauncherVariables, env);
+  webDist = loadVariable(GatewayVariables, 'WEB_DIST', env) ?? DEFAULT_WEB_DIST;
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`\n  ${error.message.replaceAll('\n', '\n  ')}\n`);
   process.exit(1);
 }
+const { PORT: port, SCRAPER_REPLICAS: scraperReplicas, LEADFORGE_RUNTIME: runtime } = launcher;
+const dataDir = path.resolve(env.DATA_DIR || './.data');
 console.log(`\n  Starting Leadforge as in production (data: ${dataDir}; services as ${runtime === 'containers' ? 'containers of the built images' : 'processes'})`);
 
 // A signal while starting aborts the start, which stops what it had started, in reverse order, before
@@ -24,7 +31,7 @@ const starting = startDistributed({
   runtime,
   port,
   scraperReplicas,
-  webDist: env.WEB_DIST ?? DEFAULT_WEB_DIST,
+  webDist,
   env,
   progress: (line) => console.log(line),
   signal: aborted.signal,

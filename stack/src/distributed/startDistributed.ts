@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICES, type ServiceName } from '@leadforge/contracts';
+import { SERVICES } from '@leadforge/contracts';
 import { envoyConfig } from '@leadforge/gateway/envoy';
 import { loadVariable, readKafkaConfig } from '@leadforge/kit/config';
 import { LauncherVariables } from '../launcherVariables.ts';
@@ -17,7 +17,9 @@ import { startWebContainer, startWebServer } from '../infrastructure/webServer.t
 import { canFetchKafka, canInstallEnvoy, missingPrerequisites } from './prerequisites.ts';
 import { loadSecrets } from './secrets.ts';
 import { containerRuntime, migrateService, processRuntime, startServiceProcess, type ServiceProcess } from './serviceProcess.ts';
-import { componentReport, launcherStatus, startLauncherHealth, supervise, type Component, type StartedProcess } from './supervision.ts';
+import { instancesOf, serviceEnvironment, type Instance } from './serviceEnvironment.ts';
+import type { Component, StartedProcess } from './supervision.ts';
+import { startTopology } from './topology.ts';
 import { createTopics } from './topics.ts';
 
 export interface DistributedOptions {
@@ -53,15 +55,8 @@ export interface RunningDistributed {
   stop(): Promise<void>;
 }
 
-interface Instance {
-  /** `auth`, or `scraper-2` for a replica. */
-  name: string;
-  service: ServiceName;
-}
-
 /** The project's Prometheus configuration and alert rules, the files the chart ships. */
 const PROMETHEUS_CONFIG = fileURLToPath(new URL('../../../deploy/prometheus/prometheus.yaml', import.meta.url));
-const LOOPBACK_URL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -69,12 +64,6 @@ function portIsFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-function instancesOf(scraperReplicas: number): Instance[] {
-  return SERVICES.flatMap((service): Instance[] => service === 'scraper'
-    ? Array.from({ length: scraperReplicas }, (_, i) => ({ name: `scraper-${i + 1}`, service }))
-    : [{ name: service, service }]);
 }
 
 /**
@@ -102,62 +91,9 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
   const dirs = Object.fromEntries(['postgres', 'redis', 'kafka', 'envoy', 'web', 'prometheus', 'logs', 'mail'].map((name) => [name, path.join(dataDir, name)]));
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
 
-  const started: Component[] = [];
-  // Components started together stop together, stage by stage in reverse order.
-  const stages: Component[][] = [];
-  const stage = () => {
-    options.signal?.throwIfAborted();
-    stages.push([]);
-  };
-  const topologyFile = path.join(dataDir, 'topology.json');
   const url = `http://localhost:${options.port}`;
-  let prometheusUrl = '';
-  let starting = true;
-  let stopping = false;
-  let stopped = false;
-  const startedAt = new Date().toISOString();
-  const health = await startLauncherHealth(await freePort(), () => ({ status: launcherStatus(starting, stopping, started), components: started }));
-  // Rewritten whenever a component dies or comes back, so whoever watches the topology sees it.
-  const writeTopology = () => {
-    if (stopped) return;
-    const topology = {
-      url,
-      health: health.url,
-      ...(prometheusUrl ? { prometheus: prometheusUrl } : {}),
-      status: launcherStatus(starting, stopping, started),
-      started_at: startedAt,
-      components: started.map(componentReport),
-    };
-    fs.writeFileSync(`${topologyFile}.tmp`, `${JSON.stringify(topology, null, 2)}\n`);
-    fs.renameSync(`${topologyFile}.tmp`, topologyFile);
-  };
-  const supervision = { report: progress, changed: writeTopology };
-  /** Starts a component, then keeps it running: `launch` starts it again whenever it dies. */
-  const track = async <T extends StartedProcess>(name: string, launch: () => Promise<T>): Promise<T> => {
-    const since = Date.now();
-    const first = await launch();
-    const component = supervise(name, first, launch, supervision);
-    started.push(component);
-    stages.at(-1)!.push(component);
-    const address = component.url ?? component.bootstrap ?? '';
-    progress(`  ✓ ${name.padEnd(10)} ${address.padEnd(30)} pid ${String(component.pid).padEnd(8)} ${((Date.now() - since) / 1000).toFixed(1)} s`);
-    writeTopology();
-    return first;
-  };
-  const stopAll = async () => {
-    stopping = true;
-    writeTopology();
-    for (const components of [...stages].reverse()) {
-      await Promise.all(components.map(async (c) => {
-        const pid = c.pid;
-        await c.stop().catch(() => undefined);
-        progress(`  ■ stopped ${c.name} (pid ${pid})`);
-      }));
-    }
-    stopped = true;
-    fs.rmSync(topologyFile, { force: true });
-    await health.close();
-  };
+  const topology = await startTopology({ file: path.join(dataDir, 'topology.json'), url, progress, signal: options.signal });
+  const { stage, track } = topology;
 
   try {
     const secrets = loadSecrets(dataDir, options.env);
@@ -188,24 +124,17 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
     const instances = instancesOf(options.scraperReplicas);
     const ports = new Map<string, number>();
     for (const instance of instances) ports.set(instance.name, await freePort());
-    const urlOf = (service: ServiceName) => `http://127.0.0.1:${ports.get(instances.find((i) => i.service === service)!.name)}`;
-    const publicUrl = options.env.PUBLIC_URL || `http://localhost:${options.port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...options.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: options.env.LOG_LEVEL || 'info',
-      PUBLIC_URL: publicUrl,
-      // The labelled stand-ins (test checkout, robot check, payouts, loopback sites) where no
-      // credentials are given; the kit allows them only while the public address is loopback.
-      LEADFORGE_STAND_INS: options.env.LEADFORGE_STAND_INS || String(LOOPBACK_URL.test(publicUrl)),
-      ...secrets,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      REDIS_URL: redis.url,
-      KAFKA_BROKERS: kafka.bootstrap,
-      ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_DATABASE_URL`, postgres.url(service)])),
-      ...Object.fromEntries(SERVICES.map((service) => [`${service.toUpperCase()}_URL`, urlOf(service)])),
-    };
+    const env = serviceEnvironment({
+      env: options.env,
+      port: options.port,
+      dataDir,
+      secrets,
+      redisUrl: redis.url,
+      kafkaBootstrap: kafka.bootstrap,
+      databaseUrl: (service) => postgres.url(service),
+      instances,
+      ports,
+    });
 
     // Containers are named after the launcher, so two launchers on one machine never share one.
     const containerPrefix = `leadforge-${process.pid}`;
@@ -261,14 +190,10 @@ export async function startDistributed(options: DistributedOptions): Promise<Run
       prometheusPort = server.port;
       return server;
     });
-    prometheusUrl = prometheus.url;
-
-    options.signal?.throwIfAborted();
-    starting = false;
-    writeTopology();
-    return { url, components: started, topologyFile, prometheusUrl, healthUrl: health.url, stop: stopAll };
+    topology.running(prometheus.url);
+    return { url, components: topology.components, topologyFile: topology.file, prometheusUrl: prometheus.url, healthUrl: topology.healthUrl, stop: () => topology.stop() };
   } catch (error) {
-    await stopAll();
+    await topology.stop();
     throw error;
   }
 }

@@ -1,9 +1,10 @@
+import { GatewayVariables } from '@leadforge/gateway';
 import { KitVariables, loadVariable } from '@leadforge/kit/config';
 import { DEFAULT_WEB_DIST, startStack } from './startStack.ts';
 
 const started = Date.now();
 const port = loadVariable(KitVariables, 'PORT', process.env);
-const starting = startStack({ port, webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST });
+const starting = startStack({ port, webDist: loadVariable(GatewayVariables, 'WEB_DIST', process.env) ?? DEFAULT_WEB_DIST });
 
 // Listening for Ctrl-C before the start ends: a signal at any moment stops the product gracefully
 // (its embedded databases closed), never by the default handler's immediate exit.

@@ -14,7 +14,9 @@ import { NoticeBanners } from './NoticeBanners';
 import { NoticesContext, type Notices } from './notices';
 import { OptOutsTab } from './OptOutsTab';
 import { OverviewTab } from './OverviewTab';
+import { ParkedWorkTab } from './ParkedWorkTab';
 import { ProxyStatsTab } from './ProxyStatsTab';
+import { RefundsTab } from './RefundsTab';
 import { UserDetailView } from './UserDetailView';
 import { UserManagementTab } from './UserManagementTab';
 import './admin.css';
@@ -97,8 +99,10 @@ export function AdminPage() {
               {tab === 'activity' && <ActivityLogsTab />}
               {tab === 'contacts' && <ContactFormsTab />}
               {tab === 'credits' && <CreditManagerTab onChanged={changed} />}
+              {tab === 'refunds' && <RefundsTab onChanged={changed} />}
               {tab === 'opt-outs' && <OptOutsTab />}
               {tab === 'affiliates' && <AffiliatesTab />}
+              {tab === 'parked-work' && <ParkedWorkTab />}
             </div>
           </>
         )}

@@ -7,8 +7,10 @@ export const ADMIN_TABS = [
   { id: 'activity', label: 'Activity Logs' },
   { id: 'contacts', label: 'Contact Forms' },
   { id: 'credits', label: 'Credit Manager' },
+  { id: 'refunds', label: 'Refunds' },
   { id: 'opt-outs', label: 'Opt-outs' },
   { id: 'affiliates', label: 'Affiliates' },
+  { id: 'parked-work', label: 'Parked work' },
 ] as const;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]['id'];

@@ -2,6 +2,7 @@ import type { AdminStats } from '@leadforge/contracts';
 import { DailyChart } from './DailyChart';
 import { RoleBadge } from './RoleBadge';
 import { StatCard } from './StatCard';
+import { TestMoneyBadge } from './TestMoneyBadge';
 import { date, dollars, planLabel, whole } from './format';
 
 export function OverviewTab({ stats }: { stats: AdminStats }) {
@@ -10,6 +11,9 @@ export function OverviewTab({ stats }: { stats: AdminStats }) {
       <div className="admin-stat-grid">
         <StatCard testId="stat-users" label="Total Users" value={whole(stats.users.total)} detail={`${whole(stats.users.admins)} admin${stats.users.admins === 1 ? '' : 's'}`} />
         <StatCard testId="stat-revenue" label="Total Revenue" value={dollars(stats.revenue.total)} detail={`${whole(stats.revenue.purchases)} purchase${stats.revenue.purchases === 1 ? '' : 's'}`} />
+        {stats.test_checkout.purchases > 0 && (
+          <StatCard testId="stat-test-money" label="Test checkout (not revenue)" value={dollars(stats.test_checkout.total)} detail={`${whole(stats.test_checkout.purchases)} test purchase${stats.test_checkout.purchases === 1 ? '' : 's'}, no money moved`} />
+        )}
         <StatCard testId="stat-leads" label="Total Leads" value={whole(stats.usage.total_leads_generated)} detail={`${whole(stats.usage.total_scrapes)} scrape${stats.usage.total_scrapes === 1 ? '' : 's'}`} />
         <StatCard testId="stat-credits" label="Credits in System" value={whole(stats.credits.total_in_system)} detail="across all users" />
       </div>
@@ -56,6 +60,7 @@ export function OverviewTab({ stats }: { stats: AdminStats }) {
                   <div className="admin-list-end">
                     <strong>{dollars(p.amount)}</strong>
                     <span>{whole(p.credits)} credits</span>
+                    {p.test && <TestMoneyBadge />}
                     {p.refunded_amount > 0 && <span className="admin-badge admin-badge-warning">refunded</span>}
                   </div>
                 </li>

@@ -6,6 +6,13 @@ import { adminKeys, fetchPaypalConfig, setPaypalSandboxMode } from './adminApi';
 import { useNotices } from './notices';
 import { useConfirm } from './useConfirm';
 
+/** What checkout runs now, as billing reports it: the built-in test checkout, PayPal's sandbox or PayPal live. */
+const RUNNING_MODE = {
+  test: { label: 'Test checkout', tone: 'admin-badge-warning', note: 'No PayPal credentials are configured: the built-in test checkout runs, and no money moves.' },
+  sandbox: { label: 'PayPal sandbox', tone: 'admin-badge-warning', note: 'PayPal test accounts: no real money is taken.' },
+  live: { label: 'PayPal live', tone: 'admin-badge-success', note: 'Customers are charged real money.' },
+} as const;
+
 /** The payment provider's mode: sandbox (test money) or live (real charges), switched after a confirmation. */
 export function PaymentProviderBlock() {
   const notices = useNotices();
@@ -45,7 +52,11 @@ export function PaymentProviderBlock() {
         <div className="admin-mode">
           <div>
             <p>
-              Mode: <span className={config.data.sandbox_mode ? 'admin-badge admin-badge-warning' : 'admin-badge admin-badge-success'}>{config.data.sandbox_mode ? 'Sandbox' : 'Live'}</span>
+              Mode: <span className={`admin-badge ${RUNNING_MODE[config.data.mode].tone}`} data-testid="payment-mode">{RUNNING_MODE[config.data.mode].label}</span>
+            </p>
+            <p className="muted">
+              {RUNNING_MODE[config.data.mode].note}
+              {config.data.mode === 'test' && ` Chosen for when PayPal is configured: ${config.data.sandbox_mode ? 'sandbox' : 'live'}.`}
             </p>
             <p className="muted admin-client-id">Client ID: <code>{config.data.client_id || 'not configured'}</code></p>
           </div>

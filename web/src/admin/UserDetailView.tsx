@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { countOf } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { adminKeys, fetchUserDetail } from './adminApi';
 import { dateTime, dollars, planLabel, whole } from './format';
 import { RoleBadge } from './RoleBadge';
+import { TestMoneyBadge } from './TestMoneyBadge';
 
 /** A section of the view: a heading, then its list or what to say when it is empty or unavailable. */
 function Part({ id, title, count, empty, children }: { id: string; title: string; count: number | null; empty: string; children: ReactNode }) {
@@ -49,9 +51,10 @@ export function UserDetailView({ userId, onBack }: { userId: string; onBack(): v
             <ul className="admin-records">
               {data.searches.map((s, i) => (
                 <li key={s.search_id ?? i}>
-                  <span>{dateTime(s.completed_at)}</span>
-                  <span>{whole(s.results_count)} leads</span>
-                  <span className="muted">{whole(s.credits_used)} credits</span>
+                  <strong className="admin-break">{s.industry && s.location ? `${s.industry} in ${s.location}` : 'Search (from before searches were named here)'}</strong>
+                  <span>{countOf(s.results_count, 'lead')}</span>
+                  <span>{countOf(s.credits_used, 'credit')}</span>
+                  <span className="muted">{dateTime(s.completed_at)}</span>
                 </li>
               ))}
             </ul>
@@ -65,6 +68,7 @@ export function UserDetailView({ userId, onBack }: { userId: string; onBack(): v
                   <span>{dollars(p.amount)}</span>
                   <span>{whole(p.credits)} credits</span>
                   <span className="muted">{dateTime(p.completed_at)}</span>
+                  {p.test && <TestMoneyBadge />}
                   {p.refunded_amount > 0 && <span className="admin-badge admin-badge-danger">Refunded</span>}
                 </li>
               ))}

@@ -1,5 +1,6 @@
 import type {
-  ActivityLogsResponse, AdminActionResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
+  AdminRefundRequest, RefundRequestStatus,
+  ActivityLogsResponse, AdminActionResponse, AdminParkedWorkResponse, AdminReplayParkedWorkRequest, ParkedWorkQuery, ReplayParkedWorkResponse, AdminUserDetailResponse, AffiliateApplicationsResponse, EnhancedStatsResponse, MessageBody,
   PayoutBatch, PayoutBatchesResponse,
   PaypalConfigResponse, ProxyStatsResponse, UsageStatsResponse,
 } from '@leadforge/contracts';
@@ -30,7 +31,44 @@ export const adminKeys = {
   proxyUsage: ['admin', 'decodo-usage'] as const,
   proxyUsageOf: (days: number | undefined) => ['admin', 'decodo-usage', days ?? 'since-reset'] as const,
   paypalConfig: ['admin', 'paypal-config'] as const,
+  parkedWorkAll: ['admin', 'parked-work'] as const,
+  parkedWork: (query: ParkedWorkQuery) => ['admin', 'parked-work', query] as const,
+  refundsAll: ['admin', 'refunds'] as const,
+  refunds: (query: RefundsQuery) => ['admin', 'refunds', query] as const,
 };
+
+export interface RefundsQuery {
+  status: RefundRequestStatus | 'open' | 'all';
+  page: number;
+  page_size: number;
+}
+
+export interface RefundsPage {
+  requests: AdminRefundRequest[];
+  page: number;
+  page_size: number;
+  total: number;
+  open: number;
+}
+
+export interface RefundDecision {
+  request: AdminRefundRequest;
+  message: string;
+}
+
+/** The Refunds queue: open requests (waiting for a decision or a retry) first, oldest first. */
+export async function fetchRefunds(query: RefundsQuery): Promise<RefundsPage> {
+  return (await api.get<RefundsPage>('/api/admin/refunds', { params: query })).data;
+}
+
+/** Approves in full (no amount) or in part; repeating it retries a refund that did not finish, never refunding twice. */
+export async function approveRefund(requestId: string, reason: string, amount?: number): Promise<RefundDecision> {
+  return (await api.post<RefundDecision>(`/api/admin/refunds/${encodeURIComponent(requestId)}/approve`, { reason, ...(amount === undefined ? {} : { amount }) })).data;
+}
+
+export async function declineRefund(requestId: string, reason: string): Promise<RefundDecision> {
+  return (await api.post<RefundDecision>(`/api/admin/refunds/${encodeURIComponent(requestId)}/decline`, { reason })).data;
+}
 
 export interface StatsQuery {
   include: ('stats' | 'users' | 'contact_submissions')[];
@@ -116,4 +154,14 @@ export async function fetchPayoutBatches(): Promise<PayoutBatchesResponse> {
 /** Runs (or resumes) the month's payout batch; the server pays each referrer once per month whatever the retries. */
 export async function runPayoutBatch(period: string): Promise<PayoutBatch> {
   return (await api.post<PayoutBatch>('/api/admin/affiliate-payouts', { period })).data;
+}
+
+/** Every service's parked work (queues, outboxes, dead letters), oldest first. */
+export async function fetchParkedWork(query: ParkedWorkQuery): Promise<AdminParkedWorkResponse> {
+  return (await api.get<AdminParkedWorkResponse>('/api/admin/parked-work', { params: query })).data;
+}
+
+/** Replays parked work through the service that owns it; replaying twice replays nothing more. */
+export async function replayParkedWork(request: AdminReplayParkedWorkRequest): Promise<ReplayParkedWorkResponse> {
+  return (await api.post<ReplayParkedWorkResponse>('/api/admin/parked-work/replay', request)).data;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityLabel, activitySummary, dataSize, dollars, kbPerRequest, parseCreditChange, parseQuota, planLabel, shortId, splitBalance } from './format';
+import { activityLabel, age, activitySummary, dataSize, dollars, kbPerRequest, parseCreditChange, parseQuota, planLabel, shortId, splitBalance } from './format';
 
 describe('admin panel formatting', () => {
   it('shows money with two decimals and plan ids the spec way', () => {
@@ -40,5 +40,13 @@ describe('admin panel formatting', () => {
     expect(parseCreditChange('+25')).toBe(25);
     expect(parseCreditChange('-10')).toBe(-10);
     for (const bad of ['', '0', '1.5', 'ten', '--1']) expect(parseCreditChange(bad)).toBeNull();
+  });
+
+  it('says how long ago work was parked', () => {
+    const now = Date.parse('2026-12-02T12:00:00Z');
+    expect(age('2026-12-02T11:59:30Z', now)).toBe('just now');
+    expect(age('2026-12-02T11:55:00Z', now)).toBe('5 min ago');
+    expect(age('2026-12-02T09:00:00Z', now)).toBe('3 h ago');
+    expect(age('2026-11-28T12:00:00Z', now)).toBe('4 days ago');
   });
 });

@@ -65,3 +65,13 @@ export function parseCreditChange(text: string): number | null {
   const n = Number(t);
   return n === 0 ? null : n;
 }
+
+/** How long ago a moment was, roughly: "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function age(iso: string, now = Date.now()): string {
+  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${whole(Math.floor(hours / 24))} days ago`;
+}

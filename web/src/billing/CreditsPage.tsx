@@ -1,6 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
 import { FormAlert } from '../components/FormAlert';
 import { Icon } from '../components/Icon';
@@ -8,9 +9,10 @@ import { CheckoutButton } from './CheckoutButton';
 import type { CheckoutHandlers } from './checkout';
 import { CREDITS_MESSAGES } from './checkoutMessages';
 import { CreditsFaq } from './CreditsFaq';
-import { createPayment, executePayment, fetchPurchaseHistory, paymentKeys, type PaymentConfig } from './paymentsApi';
+import { createPayment, executePayment, fetchPurchaseHistory, paymentKeys, requestRefund, type PaymentConfig, type Purchase } from './paymentsApi';
 import { PLANS, formatCount, planBonusLabel, pricePerLead, type Plan, type PlanId } from './plans';
 import { PurchaseHistory, type HistoryState } from './PurchaseHistory';
+import { RefundRequestDialog } from './RefundRequestDialog';
 import { TestCheckoutNotice } from './TestCheckoutNotice';
 import { usePaymentConfig } from './usePaymentConfig';
 import './billing.css';
@@ -32,6 +34,22 @@ export function CreditsPage() {
       console.error('Failed to load purchase history:', err);
       throw err;
     }),
+  });
+  const [refundFor, setRefundFor] = useState<Purchase | null>(null);
+  const refund = useMutation({
+    mutationFn: ({ purchase, reason }: { purchase: Purchase; reason: string }) => requestRefund(purchase.id, reason),
+    onSuccess: async (answer) => {
+      setRefundFor(null);
+      setError('');
+      if (answer.request.status === 'refunded') {
+        setNotice('');
+        setSuccess(answer.message);
+      } else {
+        setSuccess('');
+        setNotice(answer.message);
+      }
+      await Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: paymentKeys.history })]);
+    },
   });
   const history: HistoryState = purchases.data ? { status: 'ready', purchases: purchases.data } : purchases.isError ? { status: 'failed' } : { status: 'loading' };
 
@@ -127,9 +145,18 @@ export function CreditsPage() {
       </section>
 
       <div className="billing-columns">
-        <PurchaseHistory state={history} />
+        <PurchaseHistory state={history} onRequestRefund={(purchase) => { refund.reset(); setRefundFor(purchase); }} />
         <CreditsFaq />
       </div>
+      {refundFor && (
+        <RefundRequestDialog
+          purchase={refundFor}
+          sending={refund.isPending}
+          error={refund.isError ? errorDetail(refund.error, 'The refund could not be requested. Please try again.') : ''}
+          onSend={(reason) => refund.mutate({ purchase: refundFor, reason })}
+          onCancel={() => setRefundFor(null)}
+        />
+      )}
     </div>
   );
 }

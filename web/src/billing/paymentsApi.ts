@@ -1,3 +1,4 @@
+import type { RefundRequestView, RequestRefundResponse } from '@leadforge/contracts';
 import { api } from '../api/client';
 import { rememberPromoClaimToken } from './promoClaimToken';
 
@@ -16,6 +17,9 @@ export interface Purchase {
   credits: number;
   status: string;
   completed_at: string | null;
+  /** Until when a refund may be requested; null when it may not. */
+  refundable_until: string | null;
+  refund_request: RefundRequestView | null;
 }
 
 export interface ExecuteResult {
@@ -83,4 +87,9 @@ export async function approveTestCheckout(orderId: string): Promise<string> {
 
 export async function fetchPromoClaim(orderId: string): Promise<PromoClaim> {
   return (await api.get<PromoClaim>(`/api/payments/promo-orders/${encodeURIComponent(orderId)}`)).data;
+}
+
+/** Asks for the 7-day refund of a purchase: refunded at once when its credits are unspent, else reviewed by an administrator. */
+export async function requestRefund(purchaseId: string, reason: string): Promise<RequestRefundResponse> {
+  return (await api.post<RequestRefundResponse>(`/api/payments/purchases/${encodeURIComponent(purchaseId)}/refund-request`, { reason })).data;
 }

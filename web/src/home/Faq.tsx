@@ -1,12 +1,15 @@
 import { FaqList } from '../components/FaqList';
-const QUESTIONS = [
+import { emailCheckClaim, speedClaim, useLeadStats, type Claim } from './homeClaims';
+
+/** The answers about speed and accuracy say what the product measured (homeClaims), nothing more. */
+const questions = (speed: Claim, emails: Claim) => [
   {
     q: 'How fast do I get my leads?',
-    a: 'Most searches finish in 30-60 seconds. Larger requests can take a little longer; results appear as they are found.',
+    a: `Results appear as they are found. ${speed.sentence}`,
   },
   {
     q: 'How accurate is the data?',
-    a: 'Contacts are collected from live business listings and websites and checked before delivery, giving 95%+ accuracy.',
+    a: `Contacts are collected from live business listings and the businesses' own websites. ${emails.sentence}`,
   },
   {
     q: 'How do credits work?',
@@ -23,6 +26,7 @@ const QUESTIONS = [
 ];
 
 export function Faq() {
+  const measured = useLeadStats();
   return (
     <section className="section section-tinted" aria-labelledby="faq-title">
       <div className="container container-narrow">
@@ -30,7 +34,7 @@ export function Faq() {
           <p className="eyebrow">FAQ</p>
           <h2 id="faq-title">Frequently asked questions</h2>
         </header>
-        <FaqList entries={QUESTIONS} />
+        <FaqList entries={questions(speedClaim(measured), emailCheckClaim(measured))} />
       </div>
     </section>
   );

@@ -13,7 +13,7 @@ export function Hero() {
           </h1>
           <p className="hero-lead">
             Leadforge scans maps listings and business websites for names, emails, phone numbers and websites, then
-            hands you a clean list in 30-60 seconds.
+            hands you a clean list, the leads appearing as they are found.
           </p>
           <div className="hero-actions">
             <Link to="/register" className="btn btn-primary btn-lg">

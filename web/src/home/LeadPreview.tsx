@@ -5,13 +5,13 @@ const SAMPLE_LEADS = [
   { company: 'Cedar Park Dental', email: 'co•••@cedarpark.com', phone: '(512) 555-0163' },
 ];
 
-/** Illustrative results card for the hero; the data is made up. */
+/** Illustrative results card for the hero; the data is made up, and the card says so ("Example"). */
 export function LeadPreview() {
   return (
     <figure className="lead-preview" aria-label="Example of generated leads">
       <div className="lead-preview-bar">
         <span>Dentists · Austin, TX</span>
-        <span className="live-pill">LIVE</span>
+        <span className="example-pill" data-testid="example-pill">Example</span>
       </div>
       <table>
         <thead>
@@ -33,7 +33,7 @@ export function LeadPreview() {
       </table>
       <figcaption className="lead-preview-footer">
         <span>
-          <strong>48</strong> leads found in 41s
+          Example: <strong>48</strong> leads
         </span>
         <span className="lead-preview-export">Export CSV</span>
       </figcaption>

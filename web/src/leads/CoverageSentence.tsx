@@ -1,4 +1,4 @@
-import type { LeadSearchSummary, LeadStats, SearchCoverage } from '@leadforge/contracts';
+import { countOfIndustry, type LeadSearchSummary, type LeadStats, type SearchCoverage } from '@leadforge/contracts';
 import { formatCount } from '../billing/plans';
 
 /**
@@ -9,7 +9,7 @@ import { formatCount } from '../billing/plans';
 export function coverageSentence(coverage: SearchCoverage | undefined, stats: LeadStats, search: Pick<LeadSearchSummary, 'industry' | 'quantity'>): string | null {
   if (!coverage) return null;
   const area = coverage.area.name;
-  const what = search.industry.toLowerCase();
+  const industry = search.industry.toLowerCase();
   const skipped = stats.skipped_owned ? `; ${formatCount(stats.skipped_owned)} you already have were skipped` : '';
   const failed = Object.entries(coverage.sources).filter(([, source]) => source.error).map(([name]) => name);
   const failure = failed.length ? ` The ${failed.join(' and ')} ${failed.length === 1 ? 'source' : 'sources'} could not be searched.` : '';
@@ -19,9 +19,9 @@ export function coverageSentence(coverage: SearchCoverage | undefined, stats: Le
     const found = formatCount(stats.total_found);
     const leads = stats.total_found ? `${found} ${skipped ? 'new ' : ''}with contact details (${formatCount(stats.with_website)} with a website)` : `${found} new with contact details`;
     const charged = stats.total_found ? `Charged for those ${found}, not ${formatCount(search.quantity)}.` : 'Nothing charged.';
-    return `Searched all of ${area}: ${formatCount(coverage.places_found)} ${what} there, ${leads}${skipped}. ${charged}`;
+    return `Searched all of ${area}: ${countOfIndustry(coverage.places_found, industry)} there, ${leads}${skipped}. ${charged}`;
   }
-  return `Searched ${area} as far as this search could: ${formatCount(stats.total_found)} ${what}${skipped}.${failure}`;
+  return `Searched ${area} as far as this search could: ${countOfIndustry(stats.total_found, industry)}${skipped}.${failure}`;
 }
 
 /** `coverage`: the search's own (a reopened search's detail carries it beside its stats), else the stats'. */

@@ -15,6 +15,7 @@ import { useLeadSearch } from './useLeadSearch';
 import { useFreshBalance } from './useFreshBalance';
 import './leads.css';
 import { WatchThisSearch } from '../monitors/WatchThisSearch';
+import { PlacesStatusNotice } from '../locations/PlacesStatusNotice';
 
 export function DashboardPage() {
   const { user, refreshUser } = useAuth();
@@ -45,6 +46,7 @@ export function DashboardPage() {
         <p className="muted">Balance: <strong>{formatCount(user.credits)} credits</strong></p>
       </header>
 
+      <PlacesStatusNotice />
       <LowCreditWarning credits={user.credits} />
       <WatchThisSearch search={!generating && search?.status === 'completed' ? search.summary : undefined} />
 

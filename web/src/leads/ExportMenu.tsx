@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
+import { exportQueryOf, NO_FILTER, type LeadFilter, type LeadSearchSummary, type LeadsExportFormat } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { Icon } from '../components/Icon';
 import { downloadSearchExport } from './leadsApi';
@@ -17,11 +17,13 @@ interface Props {
   compact?: boolean;
   /** Only these leads (numbers from 1, in delivery order): the buttons say "Export N selected as CSV"... */
   selected?: readonly number[];
+  /** The table's filter hides some leads: only those it shows ("Export 3 of 50 as CSV"...). */
+  filtered?: { filter: LeadFilter; shown: number; total: number };
   onError(message: string): void;
 }
 
 /** The exports of one search, free as often as wanted: CSV, JSON and Excel. */
-export function ExportMenu({ search, disabled, compact = false, selected, onError }: Props) {
+export function ExportMenu({ search, disabled, compact = false, selected, filtered, onError }: Props) {
   const [exporting, setExporting] = useState<LeadsExportFormat | null>(null);
 
   const download = async (format: LeadsExportFormat) => {
@@ -29,7 +31,8 @@ export function ExportMenu({ search, disabled, compact = false, selected, onErro
     setExporting(format);
     onError('');
     try {
-      await downloadSearchExport(search, format, selected);
+      // A selection is exported as its count says (hidden rows too); otherwise what the filter shows.
+      await downloadSearchExport(search, format, selected ? exportQueryOf(NO_FILTER, selected) : exportQueryOf(filtered?.filter ?? NO_FILTER));
     } catch (err) {
       onError(errorDetail(err, 'Could not export the leads; please try again.'));
     } finally {
@@ -38,7 +41,7 @@ export function ExportMenu({ search, disabled, compact = false, selected, onErro
   };
 
   return (
-    <div className="export-menu" role="group" aria-label={search && compact ? `Export ${search.industry} in ${search.location}` : selected ? 'Export the selected leads' : 'Export'}>
+    <div className="export-menu" role="group" aria-label={search && compact ? `Export ${search.industry} in ${search.location}` : selected ? 'Export the selected leads' : filtered ? 'Export the leads shown' : 'Export'}>
       {FORMATS.map(({ format, label }) => (
         <button
           key={format}
@@ -49,7 +52,7 @@ export function ExportMenu({ search, disabled, compact = false, selected, onErro
           aria-label={compact && search ? `Export ${label} of ${search.industry} in ${search.location}` : undefined}
         >
           {!compact && <Icon name="download" className="icon-sm" />}
-          {exporting === format ? 'Exporting…' : compact ? label : selected ? `Export ${selected.length} selected as ${label}` : `Export ${label}`}
+          {exporting === format ? 'Exporting…' : compact ? label : selected ? `Export ${selected.length} selected as ${label}` : filtered ? `Export ${filtered.shown} of ${filtered.total} as ${label}` : `Export ${label}`}
         </button>
       ))}
     </div>

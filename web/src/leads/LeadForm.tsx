@@ -1,6 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import type { LocationMatch } from '@leadforge/contracts';
 import { FormAlert } from '../components/FormAlert';
+import { LocationField } from '../locations/LocationField';
+import { PlaceEstimate } from '../locations/PlaceEstimate';
 import { DEFAULT_QUANTITY, creditShortfall, maxHint, maxQuantity, parseQuantity, searchFormError, type SearchFormValues } from './searchForm';
 
 interface LeadFormProps {
@@ -24,6 +27,7 @@ function CreditsShort({ message }: { message: string }) {
 export function LeadForm({ credits, busy, serverError, onGenerate }: LeadFormProps) {
   const [values, setValues] = useState<SearchFormValues>({ industry: '', location: '', quantity: String(DEFAULT_QUANTITY) });
   const [formError, setFormError] = useState('');
+  const [place, setPlace] = useState<LocationMatch | null>(null);
   const ids = { industry: useId(), location: useId(), quantity: useId(), hint: useId() };
   const quantity = parseQuantity(values.quantity);
   const shortfall = creditShortfall(credits, quantity);
@@ -50,7 +54,17 @@ export function LeadForm({ credits, busy, serverError, onGenerate }: LeadFormPro
         </div>
         <div className="field">
           <label htmlFor={ids.location}>Location</label>
-          <input id={ids.location} name="location" placeholder="e.g. Austin, TX" maxLength={200} autoComplete="off" value={values.location} onChange={change('location')} />
+          <LocationField
+            id={ids.location}
+            placeholder="e.g. Austin, TX"
+            value={values.location}
+            chosen={place}
+            onChange={(location, chosen) => {
+              change('location')({ target: { value: location } });
+              setPlace(chosen);
+            }}
+          />
+          <PlaceEstimate chosen={place} industry={values.industry} />
         </div>
         <div className="field">
           <label htmlFor={ids.quantity}>Number of leads</label>

@@ -1,6 +1,6 @@
 import { memo, useId, useMemo, useState } from 'react';
-import { EMAIL_STATUSES, REMOVED_AT_OWNERS_REQUEST, verdictWord, type EmailStatus, type Lead, type LeadSearchSummary, type RemovedField } from '@leadforge/contracts';
-import { emailBadge, matchesFilter, NO_FILTER, phoneBadge, provenanceText, type Badge, type LeadFilter } from './contactVerdicts';
+import { EMAIL_STATUSES, matchesFilter, REMOVED_AT_OWNERS_REQUEST, verdictWord, type EmailStatus, type Lead, type LeadFilter, type LeadSearchSummary, type RemovedField } from '@leadforge/contracts';
+import { emailBadge, phoneBadge, provenanceText, type Badge } from './contactVerdicts';
 import { ExportMenu } from './ExportMenu';
 import { httpUrl, mailtoHref, telHref } from './safeLinks';
 import { nextSort, sortLeads, type LeadColumn, type LeadSort } from './sortLeads';
@@ -78,14 +78,16 @@ interface TableProps {
   emptyText: string;
   /** The search the leads belong to: selected rows export from it. */
   search?: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>;
+  /** What the table shows (the same rule filters the exports: contracts' matchesFilter). */
+  filter: LeadFilter;
+  onFilterChange(filter: LeadFilter): void;
   /** An export of the selection failed (or a new one started: ''). */
   onExportError?(detail: string): void;
 }
 
 /** The results: filter (words, has email, has phone, email verdict), sort, select rows and export them. */
-export function LeadsTable({ leads, emptyText, search, onExportError = () => {} }: TableProps) {
+export function LeadsTable({ leads, emptyText, search, filter, onFilterChange, onExportError = () => {} }: TableProps) {
   const [sort, setSort] = useState<LeadSort | null>(null);
-  const [filter, setFilter] = useState<LeadFilter>(NO_FILTER);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const ids = { text: useId(), verdict: useId() };
   const numbered = useMemo<Numbered[]>(() => leads.map((lead, index) => ({ lead, number: index + 1 })), [leads]);
@@ -113,7 +115,7 @@ export function LeadsTable({ leads, emptyText, search, onExportError = () => {} 
     }
     return next;
   });
-  const change = <K extends keyof LeadFilter>(key: K, value: LeadFilter[K]) => setFilter((f) => ({ ...f, [key]: value }));
+  const change = <K extends keyof LeadFilter>(key: K, value: LeadFilter[K]) => onFilterChange({ ...filter, [key]: value });
   const chosen = [...selected].sort((a, b) => a - b);
   return (
     <>

@@ -12,8 +12,12 @@ const TILES: { key: Tile; label: string }[] = [
   { key: 'remaining_credits', label: 'Remaining credits' },
 ];
 
-/** The spec's search-results summary: labelled LIVE (pulsing) while a search streams, with its outcome once it ended. */
-export function LiveStats({ stats, live, ended }: { stats: LeadStats | null; live: boolean; ended?: string }) {
+/**
+ * The spec's search-results summary: labelled LIVE (pulsing) while a search streams, with its outcome once it ended.
+ * `balance`: the user's balance now (the header's figure), shown as the remaining credits in place of the
+ * balance this search left, which an older search's page would show long after it changed.
+ */
+export function LiveStats({ stats, live, ended, balance }: { stats: LeadStats | null; live: boolean; ended?: string; balance?: number }) {
   return (
     <section className="card live-stats" aria-labelledby="live-stats-title" data-testid="live-stats">
       <div className="live-stats-head">
@@ -24,7 +28,7 @@ export function LiveStats({ stats, live, ended }: { stats: LeadStats | null; liv
         {TILES.map(({ key, label }) => (
           <div key={key} data-stat={key}>
             <dt>{label}</dt>
-            <dd>{stats ? formatCount(stats[key]) : '—'}</dd>
+            <dd>{key === 'remaining_credits' && balance !== undefined ? formatCount(balance) : stats ? formatCount(stats[key]) : '—'}</dd>
           </div>
         ))}
       </dl>

@@ -15,7 +15,7 @@ import './leads.css';
 /** `/searches/:id`: one search with its stats, coverage and leads (followed live while it runs); a reload shows the same. */
 export function SearchPage() {
   const { id = '' } = useParams();
-  const { refreshUser } = useAuth();
+  const { user, refreshUser } = useAuth();
   const queryClient = useQueryClient();
   const onSearchChange = useCallback((ended: boolean) => {
     if (ended) void refreshUser();
@@ -44,6 +44,10 @@ export function SearchPage() {
               </span>
             </p>
           )}
+          {/* The place the geocoder took the location for, when the location typed was not already its full name. */}
+          {search && state.coverage?.area.full_name && state.coverage.area.full_name !== search.summary.location && (
+            <p className="muted search-place">Searched: {state.coverage.area.full_name}</p>
+          )}
         </div>
       </header>
       {!search && state.error && <div className="alert alert-error" role="alert">{state.error}</div>}
@@ -51,9 +55,16 @@ export function SearchPage() {
       {search && (
         <>
           {state.error && <div className="alert alert-error" role="alert">{state.error}</div>}
+          {search.candidates?.length ? (
+            <div className="card search-candidates">
+              <h2>Places to search instead</h2>
+              <ul>{search.candidates.map((name) => <li key={name}>{name}</li>)}</ul>
+              <p className="muted">Start a new search from the <Link to="/dashboard">dashboard</Link> and pick the place from the list under Location.</p>
+            </div>
+          ) : null}
           <div className="search-page-grid">
             <div className="dashboard-side">
-              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} />
+              <LiveStats stats={state.stats} live={generating} ended={generating ? undefined : STATUS_LABELS[search.status]} balance={user?.credits} />
               <CoverageSentence stats={state.stats} coverage={state.coverage} search={search.summary} ended={!generating} />
             </div>
             {generating && <SearchProgressView progress={state.progress} quantity={search.summary.quantity} onCancel={() => void cancel()} />}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SearchProgress } from '@leadforge/contracts';
+import { countOf, type SearchProgress } from '@leadforge/contracts';
 import { formatCount } from '../billing/plans';
 
 interface Props {
@@ -24,13 +24,13 @@ export function SearchProgressView({ progress, quantity, onCancel }: Props) {
         <span style={{ width: `${percent}%` }} />
       </div>
       <ul className="search-progress-counts">
-        <li><strong>{formatCount(progress?.places_found ?? 0)}</strong> businesses found</li>
-        <li><strong>{formatCount(progress?.websites_checked ?? 0)}</strong> websites checked</li>
-        <li><strong>{formatCount(leads)}</strong> leads so far</li>
+        <li><strong>{formatCount(progress?.places_found ?? 0)}</strong> {progress?.places_found === 1 ? 'business' : 'businesses'} found</li>
+        <li><strong>{formatCount(progress?.websites_checked ?? 0)}</strong> {progress?.websites_checked === 1 ? 'website' : 'websites'} checked</li>
+        <li><strong>{formatCount(leads)}</strong> {leads === 1 ? 'lead' : 'leads'} so far</li>
       </ul>
       {confirming ? (
         <div className="search-progress-confirm" role="group" aria-label="Stop the search?">
-          <span>Stop now? You keep (and pay for) the {formatCount(leads)} {leads === 1 ? 'lead' : 'leads'} found so far.</span>
+          <span>Stop now? You keep (and pay for) the {countOf(leads, 'lead')} found so far.</span>
           <button type="button" className="btn btn-danger" onClick={() => { setConfirming(false); onCancel(); }}>Stop search</button>
           <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)}>Keep going</button>
         </div>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { matchesFilter, NO_FILTER, type LeadFilter } from '@leadforge/contracts';
 import { formatCount } from '../billing/plans';
 import { ExportMenu } from './ExportMenu';
 import { LeadsTable } from './LeadsTable';
@@ -21,6 +22,11 @@ export function SearchResults({ state, onIncludeOwned, idleText }: Props) {
   const generating = state.phase === 'generating';
   const exportError = exportFailure.searchId === search?.summary.id ? exportFailure.detail : '';
   const failed = (detail: string) => setExportFailure({ searchId: search?.summary.id, detail });
+  // The table's filter, kept here so the exports above it hold what it shows; a new search starts unfiltered.
+  const [filterOf, setFilterOf] = useState<{ searchId?: string; filter: LeadFilter }>({ filter: NO_FILTER });
+  const filter = filterOf.searchId === search?.summary.id ? filterOf.filter : NO_FILTER;
+  const shown = filter === NO_FILTER ? state.leads.length : state.leads.filter((lead) => matchesFilter(lead, filter)).length;
+  const filtered = shown !== state.leads.length ? { filter, shown, total: state.leads.length } : undefined;
   return (
     <section className="card results-card" aria-labelledby="results-title">
       <div className="card-head">
@@ -28,17 +34,19 @@ export function SearchResults({ state, onIncludeOwned, idleText }: Props) {
           <h2 id="results-title">Results{state.leads.length ? ` (${formatCount(state.leads.length)})` : ''}</h2>
           {search && <p className="muted">{search.summary.industry} in {search.summary.location}</p>}
         </div>
-        <ExportMenu search={search?.summary} disabled={state.leads.length === 0} onError={failed} />
+        <ExportMenu search={search?.summary} disabled={shown === 0} filtered={filtered} onError={failed} />
       </div>
       {exportError && <div className="alert alert-error" role="alert">{exportError}</div>}
       {search && !generating && onIncludeOwned && (
         <SkippedOwnedNotice skipped={state.stats?.skipped_owned ?? 0} busy={generating} onInclude={onIncludeOwned} />
       )}
       <LeadsTable
-        // A new search starts with no filter and nothing selected.
+        // A new search starts with nothing selected.
         key={search?.summary.id ?? 'none'}
         leads={state.leads}
         search={search?.summary}
+        filter={filter}
+        onFilterChange={(next) => setFilterOf({ searchId: search?.summary.id, filter: next })}
         onExportError={failed}
         emptyText={generating ? 'Looking for businesses… the first leads appear here within seconds.' : search ? 'This search found no leads. Nothing was charged for it.' : idleText}
       />

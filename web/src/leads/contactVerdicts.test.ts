@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Lead } from '@leadforge/contracts';
-import { emailBadge, matchesFilter, NO_FILTER, phoneBadge, provenanceText } from './contactVerdicts';
+import { matchesFilter, NO_FILTER, type Lead } from '@leadforge/contracts';
+import { emailBadge, phoneBadge, provenanceText } from './contactVerdicts';
 
 const lead = (fields: Partial<Lead>): Lead => ({ name: 'A', company: 'A', email: 'a@b.de', phone: '+4933224288333', website: '', city: '', ...fields });
 

@@ -1,4 +1,4 @@
-import { verdictWord, type EmailStatus, type Lead } from '@leadforge/contracts';
+import { verdictWord, type Lead } from '@leadforge/contracts';
 
 const EMAIL_STATUS_HINTS: Record<string, string> = {
   valid: 'The domain takes mail and the address is not disposable',
@@ -37,28 +37,4 @@ const when = (iso: string | undefined): string => {
 export function provenanceText(source: string | undefined, fetchedAt: string | undefined): string | undefined {
   if (!source) return undefined;
   return /^https?:\/\//i.test(source) ? `Found on ${source}${when(fetchedAt)}` : `From the map listing (${source})`;
-}
-
-/** What the results table shows: words to find, contact routes it must have, an email verdict. */
-export interface LeadFilter {
-  text: string;
-  hasEmail: boolean;
-  hasPhone: boolean;
-  emailStatus: EmailStatus | '';
-}
-
-export const NO_FILTER: LeadFilter = { text: '', hasEmail: false, hasPhone: false, emailStatus: '' };
-
-const searchable = (lead: Lead): string =>
-  [lead.name, lead.company, lead.email, lead.phone, lead.phone_display, lead.website, lead.city, lead.address].filter(Boolean).join(' ').toLowerCase();
-
-/** Whether a lead passes the filter: every typed word somewhere in its text, and each box ticked. */
-export function matchesFilter(lead: Lead, filter: LeadFilter): boolean {
-  if (filter.hasEmail && !lead.email) return false;
-  if (filter.hasPhone && !lead.phone) return false;
-  if (filter.emailStatus && lead.email_status !== filter.emailStatus) return false;
-  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return true;
-  const text = searchable(lead);
-  return words.every((word) => text.includes(word));
 }

@@ -29,6 +29,12 @@ describe('the coverage sentence', () => {
     );
   });
 
+  it('counts the industry as typed in the singular or the plural, one or many', () => {
+    expect(coverageSentence(coverage({ places_found: 30 }), stats({ skipped_owned: 0 }), { industry: 'dentist', quantity: 200 })).toMatch(/^Searched all of Würzburg: 30 dentists there,/);
+    expect(coverageSentence(coverage({ places_found: 1 }), stats({ total_found: 1, with_website: 1, skipped_owned: 0 }), { industry: 'Pharmacies', quantity: 200 })).toMatch(/^Searched all of Würzburg: 1 pharmacy there, 1 with contact details/);
+    expect(coverageSentence(coverage({ exhausted: false }), stats({ total_found: 12, skipped_owned: 0 }), { industry: 'hair salon', quantity: 200 })).toBe('Searched Würzburg as far as this search could: 12 hair salons.');
+  });
+
   it('says the search stopped at the quantity when more exist', () => {
     expect(coverageSentence(coverage({ exhausted: false }), stats({ total_found: 200 }), search)).toBe('Stopped at your 200 — more exist in Würzburg.');
   });

@@ -1,4 +1,4 @@
-import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchPage, LeadSearchSummary, LeadsExportFormat } from '@leadforge/contracts';
+import type { GenerateLeadsRequest, LeadSearchDetail, LeadSearchHistoryQuery, LeadSearchPage, LeadSearchSummary, LeadsExportFormat, LeadsExportQuery } from '@leadforge/contracts';
 import { leadsExportFileName } from '@leadforge/contracts';
 import { api } from '../api/client';
 import { tokenStorage } from '../api/tokenStorage';
@@ -33,24 +33,25 @@ export async function fetchSearchHistory(page: number, pageSize: number, filters
   return data;
 }
 
+/** The file name the server gave the download (Content-Disposition), which says which part of the search it holds. */
+const attachmentName = (disposition: unknown): string | undefined =>
+  typeof disposition === 'string' ? /filename="([^"]+)"/.exec(disposition)?.[1] : undefined;
+
 /**
  * Downloads the server's export of a search (CSV, JSON or Excel; streamed there, so any size) and
- * saves it under the spec's file name. Fetched with the session's token, which a plain link could not carry.
- * `leadNumbers` (from 1, in delivery order) exports only those leads: the rows a user selected.
+ * saves it under the server's file name. Fetched with the session's token, which a plain link could not carry.
+ * `query` narrows it to what the table shows: the selected rows (`leads`, from 1 in delivery order) or its filter.
  */
 export async function downloadSearchExport(
   search: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'created_at'>,
   format: LeadsExportFormat = 'csv',
-  leadNumbers?: readonly number[],
+  query: LeadsExportQuery = {},
 ): Promise<void> {
-  const { data } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.${format}`, {
-    responseType: 'blob',
-    ...(leadNumbers ? { params: { leads: leadNumbers.join(',') } } : {}),
-  });
+  const { data, headers } = await api.get<Blob>(`/api/lead-searches/${encodeURIComponent(search.id)}/export.${format}`, { responseType: 'blob', params: query });
   const url = URL.createObjectURL(data);
   const link = document.createElement('a');
   link.href = url;
-  link.download = leadsExportFileName(search.industry, search.location, search.created_at, format);
+  link.download = attachmentName(headers['content-disposition']) ?? leadsExportFileName(search.industry, search.location, search.created_at, format);
   document.body.append(link);
   link.click();
   link.remove();

@@ -14,6 +14,8 @@ describe('the lead search form rules', () => {
     expect(maxQuantity(1000)).toBe(200);
     expect(maxQuantity(0)).toBe(0);
     expect(maxHint(37)).toBe('Max: 37 (based on your credits)');
+    expect(maxHint(200)).toBe('Max: 200 per search (you have 200 credits)');
+    expect(maxHint(290)).toBe('Max: 200 per search (you have 290 credits)');
   });
 
   it('gives the spec\'s messages', () => {

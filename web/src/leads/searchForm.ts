@@ -11,7 +11,10 @@ export function parseQuantity(input: string): number {
 /** The quantity input's max: the smaller of 200 and the user's credits. */
 export const maxQuantity = (credits: number): number => Math.max(0, Math.min(MAX_LEADS_PER_REQUEST, credits));
 
-export const maxHint = (credits: number): string => `Max: ${maxQuantity(credits)} (based on your credits)`;
+/** Why the maximum is what it is: the per-search cap, or (the spec's hint) the balance when that is lower. */
+export const maxHint = (credits: number): string => credits >= MAX_LEADS_PER_REQUEST
+  ? `Max: ${MAX_LEADS_PER_REQUEST} per search (you have ${credits.toLocaleString('en-US')} credits)`
+  : `Max: ${maxQuantity(credits)} (based on your credits)`;
 
 /** The spec's message when the balance is below the quantity; the generate button is disabled then. */
 export function creditShortfall(credits: number, quantity: number): string | null {

@@ -11,6 +11,8 @@ export type Phase = 'idle' | 'generating' | 'done';
 export interface ShownSearch {
   summary: Pick<LeadSearchSummary, 'id' | 'industry' | 'location' | 'quantity' | 'created_at'>;
   status: SearchStatus;
+  /** A failed search's places to search instead (did you mean; the places an ambiguous name names). */
+  candidates?: string[];
 }
 
 export interface LeadSearchState {
@@ -63,13 +65,13 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
             const batch = data as { leads: Lead[]; stats: LeadStats };
             return { ...s, leads: [...s.leads, ...batch.leads], stats: batch.stats, progress: s.progress && { ...s.progress, leads_found: batch.stats.total_found } };
           }
-          const finished = data as { status: SearchStatus; error: string | null; stats: LeadStats };
+          const finished = data as { status: SearchStatus; error: string | null; error_candidates?: string[]; stats: LeadStats };
           return {
             ...s,
             phase: 'done',
             stats: finished.stats,
             coverage: finished.stats.coverage ?? s.coverage,
-            search: s.search && { ...s.search, status: finished.status },
+            search: s.search && { ...s.search, status: finished.status, candidates: finished.error_candidates },
             error: finished.status === 'failed' ? `Failed to generate leads: ${finished.error ?? 'the search failed'}` : '',
           };
         });
@@ -116,7 +118,7 @@ export function useLeadSearch(onChange: (ended: boolean) => void) {
       const running = detail.status === 'running';
       setState({
         phase: running ? 'generating' : 'done',
-        search: { summary: detail, status: detail.status },
+        search: { summary: detail, status: detail.status, candidates: detail.error_candidates },
         leads: running ? [] : detail.leads,
         stats: detail.stats,
         progress: detail.progress,

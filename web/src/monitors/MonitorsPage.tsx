@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { MAX_LEADS_PER_REQUEST, type Monitor, type MonitorFrequency, type MonitorRun } from '@leadforge/contracts';
+import { countOf, MAX_LEADS_PER_REQUEST, type LocationMatch, type Monitor, type MonitorFrequency, type MonitorRun } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { useAuth } from '../auth/useAuth';
+import { LocationField } from '../locations/LocationField';
+import { PlaceEstimate } from '../locations/PlaceEstimate';
 import { createMonitor, deleteMonitor, fetchRunSearch, listMonitors, listRuns, monitorKeys, runMonitorNow, updateMonitor } from './monitorsApi';
 import './monitors.css';
 
@@ -51,6 +53,7 @@ export function MonitorsPage() {
 function CreateMonitorForm({ industry: givenIndustry, location: givenLocation }: { industry: string; location: string }) {
   const [industry, setIndustry] = useState(givenIndustry);
   const [location, setLocation] = useState(givenLocation);
+  const [place, setPlace] = useState<LocationMatch | null>(null);
   const [maxLeads, setMaxLeads] = useState('10');
   const [frequency, setFrequency] = useState<MonitorFrequency>('daily');
   const [notifyEmail, setNotifyEmail] = useState(true);
@@ -81,7 +84,17 @@ function CreateMonitorForm({ industry: givenIndustry, location: givenLocation }:
         </div>
         <div className="field">
           <label htmlFor="monitor-location">Location</label>
-          <input id="monitor-location" maxLength={200} value={location} onChange={(e) => setLocation(e.target.value)} placeholder="Würzburg" />
+          <LocationField
+            id="monitor-location"
+            value={location}
+            chosen={place}
+            onChange={(text, chosen) => {
+              setLocation(text);
+              setPlace(chosen);
+            }}
+            placeholder="Würzburg"
+          />
+          <PlaceEstimate chosen={place} industry={industry} />
         </div>
         <div className="field">
           <label htmlFor="monitor-max">Most new leads per run</label>
@@ -132,7 +145,7 @@ function MonitorItem({ monitor, onShowRun }: { monitor: Monitor; onShowRun(searc
         <div>
           <strong>{title}</strong> <span className={`badge ${monitor.status === 'active' ? 'badge-success' : 'badge-muted'}`}>{monitor.status === 'active' ? 'Active' : 'Paused'}</span>
           <p className="muted">
-            Up to {monitor.max_leads_per_run} new leads {monitor.frequency === 'daily' ? 'every day' : 'every week'}
+            Up to {countOf(monitor.max_leads_per_run, 'new lead')} {monitor.frequency === 'daily' ? 'every day' : 'every week'}
             {monitor.notify_email ? ' · email on new businesses' : ''}
           </p>
           <p className="monitor-facts">

@@ -86,6 +86,8 @@ export const AdminPurchase = Type.Object({
   credits: Type.Integer(),
   completed_at: Type.String(),
   refunded_amount: Type.Number(),
+  /** Paid through the built-in test checkout: no money moved, never counted as revenue. */
+  test: Type.Boolean(),
 });
 export type AdminPurchase = Static<typeof AdminPurchase>;
 
@@ -112,8 +114,10 @@ export type PageInfo = Static<typeof PageInfo>;
 
 export const AdminStats = Type.Object({
   users: Type.Object({ total: Type.Integer(), admins: Type.Integer(), inactive: Type.Integer() }),
-  /** Revenue net of refunds; `purchases` counts completed purchases. */
+  /** Revenue net of refunds; `purchases` counts completed purchases. Test-checkout purchases are not in it. */
   revenue: Type.Object({ total: Type.Number(), purchases: Type.Integer(), refunded: Type.Number() }),
+  /** Purchases through the built-in test checkout (no money moved), net of their refunds: test money, shown apart. */
+  test_checkout: Type.Object({ total: Type.Number(), purchases: Type.Integer() }),
   usage: Type.Object({ total_leads_generated: Type.Integer(), total_scrapes: Type.Integer() }),
   credits: Type.Object({ total_in_system: Type.Integer() }),
   recent_users: Type.Array(AdminUser),
@@ -173,9 +177,11 @@ export type ActivityLogsResponse = Static<typeof ActivityLogsResponse>;
 export const AdminUserParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type AdminUserParams = Static<typeof AdminUserParams>;
 
-/** A finished search of the user, as `search.completed` reported it. */
+/** A finished search of the user, as `search.completed` reported it (industry and location null from before it carried them). */
 export const AdminUserSearch = Type.Object({
   search_id: Type.Union([Type.String(), Type.Null()]),
+  industry: Type.Union([Type.String(), Type.Null()]),
+  location: Type.Union([Type.String(), Type.Null()]),
   results_count: Type.Integer(),
   credits_used: Type.Integer(),
   completed_at: Type.String(),
@@ -190,6 +196,8 @@ export const AdminUserPurchase = Type.Object({
   completed_at: Type.String(),
   refunded_amount: Type.Number(),
   refunded_at: Type.Union([Type.String(), Type.Null()]),
+  /** Paid through the built-in test checkout: no money moved. */
+  test: Type.Boolean(),
 });
 
 /** One line of billing's credit ledger: every change of the balance, with why. */

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
 import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
+import { SearchFailureCode } from './locations.ts';
 
 export const MAX_LEADS_PER_REQUEST = 200;
 
@@ -68,7 +69,12 @@ export type Lead = Static<typeof Lead>;
  * merged as one business, and whether the whole area was searched and nothing more exists there.
  */
 export const SearchCoverage = Type.Object({
-  area: Type.Object({ name: Type.String(), boundary: Type.Union([Type.Literal('polygon'), Type.Literal('bbox')]) }),
+  area: Type.Object({
+    name: Type.String(),
+    boundary: Type.Union([Type.Literal('polygon'), Type.Literal('bbox')]),
+    /** The geocoder's full name of the place searched ("Lindenfeld, Landkreis Bergstraße, Hessen, Germany"). */
+    full_name: Type.Optional(Type.String()),
+  }),
   sources: Type.Record(Type.String(), Type.Object({
     requests: Type.Integer(),
     places: Type.Integer(),
@@ -124,6 +130,13 @@ export const GenerateLeadsRequest = Type.Object({
 export type GenerateLeadsRequest = Static<typeof GenerateLeadsRequest>;
 
 export const GenerateLeadsResponse = Type.Object({ leads: Type.Array(Lead), stats: LeadStats });
+
+/** A search that failed (nothing charged): the words, the stable code, and places to search instead. */
+export const SearchFailedBody = Type.Object({
+  detail: Type.String(),
+  code: Type.String(),
+  error_candidates: Type.Optional(Type.Array(Type.String())),
+});
 export type GenerateLeadsResponse = Static<typeof GenerateLeadsResponse>;
 
 export const SearchStatus = Type.Union([
@@ -147,6 +160,10 @@ export const LeadSearchSummary = Type.Object({
   reason: SearchReason,
   /** What went wrong, in words a user can act on (failed searches only). */
   error: Type.Union([Type.String(), Type.Null()]),
+  /** Why it failed, for a program (failed searches only; null for one failed before codes, or otherwise). */
+  error_code: Type.Optional(Type.Union([SearchFailureCode, Type.Null()])),
+  /** Places to search instead: the geocoder's "did you mean" (location_not_found) or the places the location names (location_ambiguous). */
+  error_candidates: Type.Optional(Type.Array(Type.String())),
   leads_count: Type.Integer(),
   credits_used: Type.Integer(),
   created_at: Timestamp,
@@ -228,6 +245,8 @@ export const SearchFinishedFeedData = Type.Object({
   status: SearchStatus,
   reason: SearchReason,
   error: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Optional(Type.Union([SearchFailureCode, Type.Null()])),
+  error_candidates: Type.Optional(Type.Array(Type.String())),
   stats: LeadStats,
 });
 export type SearchFinishedFeedData = Static<typeof SearchFinishedFeedData>;
@@ -268,19 +287,50 @@ const fileNamePart = (text: string) => text
 
 export type LeadsExportFormat = 'csv' | 'json' | 'xlsx';
 
-/** `leadforge-{industry}-{location}-{YYYY-MM-DD}.{csv|json|xlsx}`, safe as a file name on every system. */
-export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv'): string {
+/** Which of a search's leads a file holds: all, those the filter on screen shows, or the selected rows. */
+export type ExportedPart = { kind: 'all' } | { kind: 'filtered'; shown: number; total: number } | { kind: 'selected'; count: number };
+
+const partName = (part: ExportedPart): string =>
+  part.kind === 'filtered' ? `-filtered-${part.shown}-of-${part.total}` : part.kind === 'selected' ? `-selected-${part.count}` : '';
+
+/**
+ * `leadforge-{industry}-{location}-{YYYY-MM-DD}[-filtered-3-of-50|-selected-2].{csv|json|xlsx}`,
+ * safe as a file name on every system; a part of the search says so, so it is never taken for all of it.
+ */
+export function leadsExportFileName(industry: string, location: string, day: Date | string, format: LeadsExportFormat = 'csv', part: ExportedPart = { kind: 'all' }): string {
   const date = new Date(day).toISOString().slice(0, 10);
-  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}.${format}`;
+  return `leadforge-${fileNamePart(industry)}-${fileNamePart(location)}-${date}${partName(part)}.${format}`;
 }
+
+/** The window the public figures are measured over. */
+export const PUBLIC_STATS_DAYS = 30;
+
+/**
+ * GET /api/lead-stats (public): what the product's own searches of the last PUBLIC_STATS_DAYS days
+ * measured, the figures the home page may claim. A figure without searches to measure it is null.
+ */
+export const PublicLeadStats = Type.Object({
+  period_days: Type.Integer(),
+  /** Searches that completed with at least one lead. */
+  searches_completed: Type.Integer(),
+  leads_delivered: Type.Integer(),
+  /** The median time from starting such a search to its results, in whole seconds. */
+  median_seconds_to_results: Type.Union([Type.Integer(), Type.Null()]),
+  /** Delivered emails the mail check gave a verdict on (valid, risky or invalid; not unknown). */
+  emails_checked: Type.Integer(),
+  /** Of those, the percent judged valid, one decimal. */
+  emails_valid_percent: Type.Union([Type.Number(), Type.Null()]),
+  generated_at: Type.String(),
+});
+export type PublicLeadStats = Static<typeof PublicLeadStats>;
 
 const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
 
-/** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed. */
+/** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed; the public figures. */
 export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   generate: {
     method: 'POST', path: '/api/generate-leads', access: 'user', streaming: true, apiKey: true,
-    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errorReplies(400, 401, 402, 429, 502, 503) } },
+    schema: { body: GenerateLeadsRequest, response: { 200: GenerateLeadsResponse, ...errorReplies(400, 401, 402, 429), 422: SearchFailedBody, 502: SearchFailedBody, 503: SearchFailedBody } },
   },
   start: { method: 'POST', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { body: GenerateLeadsRequest, response: { 201: LeadSearchSummary, ...searchErrors } } },
   history: { method: 'GET', path: '/api/lead-searches', access: 'user', apiKey: true, schema: { querystring: LeadSearchHistoryQuery, response: { 200: LeadSearchPage, ...searchErrors } } },
@@ -288,4 +338,5 @@ export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   cancel: { method: 'DELETE', path: '/api/lead-searches/:id', access: 'user', apiKey: true, schema: { params: LeadSearchId, response: { 200: LeadSearchSummary, ...searchErrors } } },
   /** Server-Sent Events, written as they come: no reply schema. */
   feed: { method: 'GET', path: '/api/lead-searches/:id/events', access: 'user', streaming: true, apiKey: true, schema: { params: LeadSearchId, querystring: SearchFeedQuery } },
+  publicStats: { method: 'GET', path: '/api/lead-stats', access: 'public', schema: { response: { 200: PublicLeadStats } } },
 });

@@ -18,6 +18,35 @@ export const PLANS: Record<PlanId, Plan> = {
 
 export const PROMO_CBC500 = { plan: 'cbc500_promo', code: 'CBC500', price: 19, regularPrice: 149, credits: 500 } as const;
 
+/** Which checkout takes a payment: PayPal sandbox, PayPal live, or the built-in test checkout. */
+export const PaymentMode = Type.Union([Type.Literal('sandbox'), Type.Literal('live'), Type.Literal('test')]);
+export type PaymentMode = Static<typeof PaymentMode>;
+
+/** The 7-day refund: days after completion in which a buyer may ask for their money back. */
+export const REFUND_WINDOW_DAYS = 7;
+
+/**
+ * A buyer's refund request: `pending` waits for an administrator, `processing` has its credits taken
+ * back and the provider's refund under way, `refunded` and `declined` are final.
+ */
+export const RefundRequestStatus = Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('refunded'), Type.Literal('declined')]);
+export type RefundRequestStatus = Static<typeof RefundRequestStatus>;
+export const RefundRequestView = Type.Object({
+  id: Type.String(),
+  purchase_id: Type.String(),
+  status: RefundRequestStatus,
+  /** Refunded at once (the pack's credits were unspent), without an administrator. */
+  instant: Type.Boolean(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  requested_at: Timestamp,
+  decided_at: Type.Union([Timestamp, Type.Null()]),
+  /** Dollars going (or gone) back; null until the refund starts. */
+  amount_refunded: Type.Union([Type.Number(), Type.Null()]),
+  credits_reversed: Type.Union([Type.Integer(), Type.Null()]),
+  decision_reason: Type.Union([Type.String(), Type.Null()]),
+});
+export type RefundRequestView = Static<typeof RefundRequestView>;
+
 export const Purchase = Type.Object({
   id: Type.String(),
   plan_id: Type.String(),
@@ -25,8 +54,65 @@ export const Purchase = Type.Object({
   credits: Type.Integer(),
   status: Type.String(),
   completed_at: Type.Union([Timestamp, Type.Null()]),
+  /** Until when the buyer may ask for a refund; null when they may not (the 7 days passed, not completed, or refunded). */
+  refundable_until: Type.Union([Timestamp, Type.Null()]),
+  refund_request: Type.Union([RefundRequestView, Type.Null()]),
 });
 export type Purchase = Static<typeof Purchase>;
+
+export const PurchaseIdParams = Type.Object({
+  purchaseId: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'purchaseId must be a purchase id' }),
+});
+const RefundReason = Type.String({ minLength: 3, maxLength: 500, pattern: '\\S', errorMessage: 'Please give a reason of 3 to 500 characters' });
+export const RequestRefundBody = Type.Object({ reason: RefundReason }, { additionalProperties: false });
+export type RequestRefundBody = Static<typeof RequestRefundBody>;
+export const RequestRefundResponse = Type.Object({ request: RefundRequestView, message: Type.String() });
+export type RequestRefundResponse = Static<typeof RequestRefundResponse>;
+
+/** The admin panel's Refunds queue: a request with its buyer and purchase. */
+export const AdminRefundRequest = Type.Intersect([RefundRequestView, Type.Object({
+  user_id: Type.String(),
+  user_email: Type.Union([Type.String(), Type.Null()]),
+  user_name: Type.Union([Type.String(), Type.Null()]),
+  plan_id: Type.String(),
+  purchase_amount: Type.Number(),
+  purchase_credits: Type.Integer(),
+  purchased_at: Type.Union([Timestamp, Type.Null()]),
+  /** The credits of the pack still in the buyer's balance now: what a refund can take back. */
+  unspent_credits: Type.Integer(),
+  /** Which checkout took the payment, so which one refunds it: PayPal sandbox, live, or the built-in test checkout. */
+  provider_mode: PaymentMode,
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  /** The provider's refund id once it refunded. */
+  refund_id: Type.Union([Type.String(), Type.Null()]),
+  /** Why the last refund attempt did not finish (the provider unreachable or refusing); retrying is safe. */
+  last_error: Type.Union([Type.String(), Type.Null()]),
+})]);
+export type AdminRefundRequest = Static<typeof AdminRefundRequest>;
+export const AdminRefundsQuery = Type.Object({
+  status: Type.Optional(Type.Union([RefundRequestStatus, Type.Literal('open'), Type.Literal('all')], { errorMessage: 'status must be open, pending, processing, refunded, declined or all' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, errorMessage: 'page must be a whole number from 1' })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'page_size must be a whole number from 1 to 100' })),
+}, { additionalProperties: false });
+export const AdminRefundsResponse = Type.Object({
+  requests: Type.Array(AdminRefundRequest),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  total: Type.Integer(),
+  /** Requests waiting for a decision (pending) or a retry (processing). */
+  open: Type.Integer(),
+});
+export const RefundRequestIdParams = Type.Object({
+  requestId: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'requestId must be a refund request id' }),
+});
+/** Approve: in full, or `amount` dollars (a partial refund; its share of the pack's credits is taken back). */
+export const ApproveRefundBody = Type.Object({
+  amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100000, multipleOf: 0.01, errorMessage: 'amount must be a positive dollar amount with at most 2 decimals' })),
+  reason: RefundReason,
+}, { additionalProperties: false });
+export type ApproveRefundBody = Static<typeof ApproveRefundBody>;
+export const DeclineRefundBody = Type.Object({ reason: RefundReason }, { additionalProperties: false });
+export const AdminRefundDecisionResponse = Type.Object({ request: AdminRefundRequest, message: Type.String() });
 
 export const PaymentHistoryQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, errorMessage: 'limit must be a whole number from 1 to 100' })),
@@ -104,8 +190,6 @@ export const PromoClaimResponse = Type.Object({
 });
 export type PromoClaimResponse = Static<typeof PromoClaimResponse>;
 
-export const PaymentMode = Type.Union([Type.Literal('sandbox'), Type.Literal('live'), Type.Literal('test')]);
-export type PaymentMode = Static<typeof PaymentMode>;
 /** Public: what the browser needs to load PayPal's SDK, or `mode: 'test'` for the built-in test checkout. */
 export const PaymentsConfigResponse = Type.Object({
   client_id: Type.String(),
@@ -138,6 +222,7 @@ export const OrderIdParams = Type.Object({ orderId: Type.String({ minLength: 1, 
 const paymentErrors = errorReplies(400, 401, 402, 404, 409, 422, 429, 502, 503);
 const promoErrors = errorReplies(400, 402, 404, 409, 422, 429, 502, 503);
 const adminErrors = errorReplies(400, 401, 403, 503);
+const refundDecisionErrors = errorReplies(400, 401, 403, 404, 409, 502, 503);
 
 /** Billing's public routes: checkout, the CBC500 promo, PayPal's notifications, the admin's PayPal mode. */
 export const PAYMENT_ROUTES = declareRoutes('billing', {
@@ -156,6 +241,19 @@ export const PAYMENT_ROUTES = declareRoutes('billing', {
   approveTestCheckout: {
     method: 'POST', path: '/api/payments/test-checkout/:orderId/approve', access: 'public',
     schema: { params: OrderIdParams, response: { 200: TestCheckoutApproveResponse, ...errorReplies(404, 429) } },
+  },
+  requestRefund: {
+    method: 'POST', path: '/api/payments/purchases/:purchaseId/refund-request', access: 'user',
+    schema: { params: PurchaseIdParams, body: RequestRefundBody, response: { 200: RequestRefundResponse, ...paymentErrors } },
+  },
+  refundRequests: { method: 'GET', path: '/api/admin/refunds', access: 'admin', schema: { querystring: AdminRefundsQuery, response: { 200: AdminRefundsResponse, ...adminErrors } } },
+  approveRefund: {
+    method: 'POST', path: '/api/admin/refunds/:requestId/approve', access: 'admin',
+    schema: { params: RefundRequestIdParams, body: ApproveRefundBody, response: { 200: AdminRefundDecisionResponse, ...refundDecisionErrors } },
+  },
+  declineRefund: {
+    method: 'POST', path: '/api/admin/refunds/:requestId/decline', access: 'admin',
+    schema: { params: RefundRequestIdParams, body: DeclineRefundBody, response: { 200: AdminRefundDecisionResponse, ...refundDecisionErrors } },
   },
   paypalConfig: { method: 'GET', path: '/api/admin/paypal-config', access: 'admin', schema: { response: { 200: PaypalConfigResponse, ...adminErrors } } },
   setPaypalConfig: { method: 'POST', path: '/api/admin/paypal-config', access: 'admin', schema: { body: PaypalConfigRequest, response: { 200: MessageBody, ...adminErrors } } },

@@ -118,6 +118,15 @@ export function shutdownTimeoutMsOf(env: NodeJS.ProcessEnv): number {
   return loadVariable(KitVariables, 'SHUTDOWN_TIMEOUT_SECONDS', env) * 1000;
 }
 
+/** INTERNAL_TOKEN, or locally one generated per start (shared by everything in this process); required in production. */
+export function internalTokenOf(vars: Pick<KitVariables, 'NODE_ENV' | 'INTERNAL_TOKEN'>, problems: ConfigProblems): string {
+  const production = vars.NODE_ENV === 'production';
+  const internalToken = vars.INTERNAL_TOKEN ?? localInternalToken;
+  if (production && !vars.INTERNAL_TOKEN) problems.add('INTERNAL_TOKEN', 'is required (the shared secret services use on /internal routes)');
+  else if (production && internalToken.length < 24) problems.add('INTERNAL_TOKEN', 'must be at least 24 characters in production');
+  return internalToken;
+}
+
 /** The kit's configuration of one service, its problems added to `problems`. */
 export function kitConfigFrom(service: ServiceName, env: NodeJS.ProcessEnv, problems: ConfigProblems): KitConfig {
   const vars = readVariables(KitVariables, env, problems);
@@ -129,9 +138,7 @@ export function kitConfigFrom(service: ServiceName, env: NodeJS.ProcessEnv, prob
     if (url) serviceUrls[name] = url;
   }
   const upper = service.toUpperCase();
-  const internalToken = vars.INTERNAL_TOKEN ?? localInternalToken;
-  if (production && !vars.INTERNAL_TOKEN) problems.add('INTERNAL_TOKEN', 'is required (the shared secret services use on /internal routes)');
-  else if (production && internalToken.length < 24) problems.add('INTERNAL_TOKEN', 'must be at least 24 characters in production');
+  const internalToken = internalTokenOf(vars, problems);
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT || 8080}`;
   const databaseUrl = (named[`${upper}_DATABASE_URL`] as string | undefined) ?? vars.DATABASE_URL;
   if (production && !databaseUrl) problems.add(`${upper}_DATABASE_URL`, 'or DATABASE_URL is required in production');

@@ -5,3 +5,4 @@ export * from './outbox/outbox.ts';
 export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
 export * from './parkedWork.ts';
+export * from './parkedWorkCommand.ts';

@@ -30,7 +30,7 @@ const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? []
 
 /**
  * Registers the handler of a route declared in contracts: its method, path and schemas come from the
- * declaration, and so does its access check (`requireUser` or `requireAdmin`; the API key rule is the
+ * declaration, and so does its access check (`requireUser`, `requireAdmin` or `requireInternal`; the API key rule is the
  * route table's). The check runs last of the route's onRequest hooks, before the body is read and
  * validated, so an anonymous or non-admin caller gets 401/403 whatever the body, as at the gateway.
  */
@@ -38,7 +38,7 @@ export function handle<S extends RouteSchemas>(app: App, route: RouteDeclaration
 export function handle<S extends RouteSchemas>(app: App, route: RouteDeclaration<S>, options: RouteOptions<S>, handler: RouteHandler<S>): void;
 export function handle(app: App, route: RouteDeclaration, ...rest: [RouteHandler<RouteSchemas>] | [RouteOptions<RouteSchemas>, RouteHandler<RouteSchemas>]): void {
   const [options, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
-  const check = route.access === 'user' ? app.requireUser : route.access === 'admin' ? app.requireAdmin : undefined;
+  const check = route.access === 'user' ? app.requireUser : route.access === 'admin' ? app.requireAdmin : route.access === 'internal' ? app.requireInternal : undefined;
   app.route<RouteGenericInterface, ContextConfigDefault, RouteSchemas>({
     ...options,
     method: route.method,

@@ -21,6 +21,13 @@ export function internalGuard(token: string) {
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The check of a route declared `internal`: the service token (`internalGuard`), decorated by every service. */
+    requireInternal: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
 export interface InternalCallOptions {
   body?: unknown;
   /** How long one attempt may take (default 5 s). */

@@ -1,46 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { tooManyRequests } from './errors.ts';
-
-/** Fixed-window counters: shared through Redis across replicas when `REDIS_URL` is set. */
-export interface CounterStore {
-  /** Adds one to `key` in the current window; returns the new count and ms until the window ends. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
-}
-
-export function memoryCounterStore(): CounterStore {
-  const windows = new Map<string, { count: number; endsAt: number }>();
-  return {
-    async hit(key, windowMs) {
-      const now = Date.now();
-      let w = windows.get(key);
-      if (!w || w.endsAt <= now) {
-        w = { count: 0, endsAt: now + windowMs };
-        windows.set(key, w);
-        if (windows.size > 50_000) {
-          for (const [k, v] of windows) if (v.endsAt <= now) windows.delete(k);
-        }
-      }
-      w.count += 1;
-      return { count: w.count, resetMs: w.endsAt - now };
-    },
-  };
-}
-
-// INCR and set the window's expiry on first hit, atomically.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { count, redis.call('PTTL', KEYS[1]) }`;
-
-export function redisCounterStore(redis: Redis, prefix = 'leadforge:rl:'): CounterStore {
-  return {
-    async hit(key, windowMs) {
-      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, String(windowMs))) as [number, number];
-      return { count, resetMs: ttl > 0 ? ttl : windowMs };
-    },
-  };
-}
 
 export interface RateLimit<R extends FastifyRequest = FastifyRequest> {
   /** Names the limit; keys of different limits never collide. */
@@ -51,17 +12,55 @@ export interface RateLimit<R extends FastifyRequest = FastifyRequest> {
   key?: (request: R) => string | undefined;
 }
 
+/** Fixed-window counters: shared through Redis across replicas when `REDIS_URL` is set, in this process otherwise. */
+export interface CounterStore {
+  /** Counts one request of `subject` under the limit `name`; returns the window's count and ms until the window ends. */
+  hit(request: FastifyRequest, limit: { name: string; windowMs: number }, subject: string): Promise<{ count: number; resetMs: number }>;
+}
+
+type Counter = ReturnType<FastifyInstance['createRateLimit']>;
+
+// The plugin answers how many requests are left under its `max`: with the largest, that is the count itself,
+// and each limit compares it with its own max (several limits on one route, each with its own message).
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
 /**
- * A preHandler that enforces every given limit (e.g. per IP and per account on one route) and
- * answers 429 with a detail and Retry-After when one is exceeded. `R` is the route's request, so a
- * key read from the validated body is typed by the route's schema.
+ * Registers @fastify/rate-limit on `app` (no route limited by itself) with its Redis store when there is
+ * Redis, its in-process store otherwise, and answers the counters the routes' limits count with.
+ */
+export async function registerRateLimits(app: FastifyInstance, redis?: Redis): Promise<CounterStore> {
+  await app.register(fastifyRateLimit, { global: false, ...(redis ? { redis, nameSpace: 'leadforge:rl:' } : {}) });
+  // One counter per limit: each holds its own window (the in-process store keeps a map per counter).
+  const counters = new Map<string, Counter>();
+  // The plugin asks a counter's key of the request itself, at once when it is called: the subject counted is put here just before.
+  const subjects = new WeakMap<FastifyRequest, string>();
+  return {
+    async hit(request, { name, windowMs }, subject) {
+      let counter = counters.get(name);
+      if (!counter) {
+        counter = app.createRateLimit({ max: UNBOUNDED, timeWindow: windowMs, keyGenerator: (counted) => `${name}:${subjects.get(counted)}` });
+        counters.set(name, counter);
+      }
+      subjects.set(request, subject);
+      const answer = await counter(request);
+      // Only a request on the plugin's allow list is let through uncounted; none is given one.
+      if (answer.isAllowed) return { count: 0, resetMs: windowMs };
+      return { count: UNBOUNDED - answer.remaining, resetMs: answer.ttl > 0 ? answer.ttl : windowMs };
+    },
+  };
+}
+
+/**
+ * A hook that enforces every given limit (e.g. per IP and per account on one route) and answers 429
+ * with a detail and Retry-After when one is exceeded. `R` is the route's request, so a key read from
+ * the validated body is typed by the route's schema.
  */
 export function rateLimited<R extends FastifyRequest = FastifyRequest>(store: CounterStore, ...limits: RateLimit<R>[]) {
   return async (request: R) => {
     for (const limit of limits) {
       const subject = limit.key ? limit.key(request) : request.ip;
       if (subject === undefined) continue;
-      const { count, resetMs } = await store.hit(`${limit.name}:${subject}`, limit.windowMs);
+      const { count, resetMs } = await store.hit(request, limit, subject);
       if (count > limit.max) {
         const seconds = Math.max(1, Math.ceil(resetMs / 1000));
         throw tooManyRequests(`Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`, seconds);

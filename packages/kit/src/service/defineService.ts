@@ -13,7 +13,7 @@ export function running<T extends { start(): void; stop(): Promise<void> }>(work
   return work;
 }
 
-export interface ServiceParts<R, C = undefined> extends Pick<ServiceDefinition, 'name' | 'migrationsDir' | 'embeddedDatabase' | 'variables'> {
+export interface ServiceParts<R, C = undefined> extends Pick<ServiceDefinition, 'name' | 'migrationsDir' | 'embeddedDatabase' | 'variables' | 'queues'> {
   /**
    * Reads the service's own variables (its `config.ts` schema) with the kit's, once, before anything
    * starts: every problem is added to `problems`, and the start fails naming all of them together.
@@ -50,6 +50,7 @@ export function defineService<R, C = undefined>(parts: ServiceParts<R, C>): Serv
     name: parts.name,
     migrationsDir: parts.migrationsDir,
     embeddedDatabase: parts.embeddedDatabase,
+    queues: parts.queues,
     ...(parts.config ? { config: parts.config, variables: parts.variables } : {}),
     runtimeOf,
     ...(authentication ? { authentication: (ctx: ServiceContext) => authentication(ctx, () => runtimeOf(ctx)) } : {}),

@@ -14,6 +14,8 @@ import { openDatabase, type Db } from '../db/database.ts';
 import type { EmbeddedEngineOptions } from '../db/embeddedEngine.ts';
 import { migrate } from '../db/migrations.ts';
 import type { Bus, Subscription } from '../events/bus/bus.ts';
+import type { QueueDeclaration } from '../work/leasedQueue.ts';
+import { registerParkedWorkRoutes } from './parkedWorkRoutes.ts';
 import { createBus } from '../events/bus/createBus.ts';
 import { OutboxRelay } from '../events/outbox/outbox.ts';
 import { consume, type ConsumeOptions, type EventHandlers } from '../events/consumer/eventConsumer.ts';
@@ -26,9 +28,9 @@ import { registerMetrics } from '../http/metrics.ts';
 import { serverStopStep } from '../http/serverStop.ts';
 import { postgresAnswers, registerHealth } from '../http/health.ts';
 import { registerAuthentication, type AuthenticationOptions, type UserStanding } from '../http/authentication.ts';
-import { InternalClient } from '../http/internalCalls.ts';
+import { InternalClient, internalGuard } from '../http/internalCalls.ts';
 import type { App } from '../http/declaredRoutes.ts';
-import { memoryCounterStore, redisCounterStore, type CounterStore } from '../http/rateLimits.ts';
+import { registerRateLimits, type CounterStore } from '../http/rateLimits.ts';
 import { startTracing } from '../tracing.ts';
 
 export type { App };
@@ -69,6 +71,8 @@ export interface ServiceDefinition {
   variables?: TObject;
   /** Overrides how tokens are checked (the auth service uses its own keys and users table). */
   authentication?: (ctx: ServiceContext) => Partial<AuthenticationOptions>;
+  /** The service's queues (LeasedQueue), for the parked-work view and its replay (`/internal/parked-work`). */
+  queues?: readonly QueueDeclaration[];
   /** Registers the service's routes. */
   routes(app: App, ctx: ServiceContext): Promise<void>;
   /** Starts consumers and background work once the database is ready; returns how to stop them. */
@@ -140,13 +144,6 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   // poll is then only a fallback. Replicas sharing a database server see each other's rows only by
   // polling, at the relay's own default.
   const relay = new OutboxRelay({ db, bus, service: def.name, logger: log, replica, pollMs: config.databaseUrl ? undefined : EMBEDDED_OUTBOX_POLL_MS });
-  const counters = redis ? redisCounterStore(redis) : memoryCounterStore();
-  const host = { name: def.name, db, bus, log };
-  const ctx: ServiceContext = {
-    name: def.name, config, serviceConfig, env, db, bus, log, internal, relay, redis, counters, replica,
-    consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
-  };
-
   let shuttingDown = false;
   const fastifyLog: FastifyBaseLogger = log;
   const app: App = Fastify({
@@ -165,6 +162,12 @@ export async function startService(def: ServiceDefinition, options: StartOptions
   registerHostileInputChecks(app);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   registerMetrics(app, def.name);
+  const counters = await registerRateLimits(app, redis);
+  const host = { name: def.name, db, bus, log };
+  const ctx: ServiceContext = {
+    name: def.name, config, serviceConfig, env, db, bus, log, internal, relay, redis, counters, replica,
+    consume: (group, topics, handlers, consumeOptions) => consume(host, group, topics, handlers, consumeOptions),
+  };
   // PostgreSQL is checked on a connection of its own, never queued behind the pool's work.
   const databaseProbe = config.databaseUrl ? postgresAnswers(config.databaseUrl) : undefined;
   registerHealth(app, [
@@ -185,6 +188,8 @@ export async function startService(def: ServiceDefinition, options: StartOptions
       ...overrides.apiKeys,
     },
   });
+  app.decorate('requireInternal', internalGuard(config.internalToken));
+  registerParkedWorkRoutes(app, def.name, db, def.queues ?? []);
   await def.routes(app, ctx);
 
   await app.listen({ host: config.host, port: options.port ?? config.port });

@@ -18,13 +18,16 @@ export async function overviewStats(db: Db, now = new Date()): Promise<AdminStat
       db.raw('coalesce(sum(purchases), 0) AS purchases'),
       db.raw('coalesce(sum(revenue), 0) AS revenue'),
       db.raw('coalesce(sum(refunded), 0) AS refunded'),
+      db.raw('coalesce(sum(test_purchases), 0) AS test_purchases'),
+      db.raw('coalesce(sum(test_amount), 0) AS test_amount'),
+      db.raw('coalesce(sum(test_refunded), 0) AS test_refunded'),
       db.raw('coalesce(sum(leads), 0) AS leads'),
       db.raw('coalesce(sum(scrapes), 0) AS scrapes'),
     ),
     newestUsers(db, RECENT_ITEMS),
     db('rm_purchases as p')
       .leftJoin('rm_users as u', 'u.user_id', 'p.user_id')
-      .select('p.purchase_id', 'p.user_id', 'u.name as user_name', 'p.plan_id', 'p.amount', 'p.credits', 'p.completed_at', 'p.refunded_amount')
+      .select('p.purchase_id', 'p.user_id', 'u.name as user_name', 'p.plan_id', 'p.amount', 'p.credits', 'p.completed_at', 'p.refunded_amount', 'p.test')
       .orderBy([{ column: 'p.completed_at', order: 'desc' }, { column: 'p.purchase_id', order: 'desc' }])
       .limit(RECENT_ITEMS),
     dailyFigures(db, now),
@@ -33,6 +36,7 @@ export async function overviewStats(db: Db, now = new Date()): Promise<AdminStat
   return {
     users: { total: users.listed, admins: users.admins, inactive: users.inactive },
     revenue: { total: cents(num(totals.revenue) - num(totals.refunded)), purchases: num(totals.purchases), refunded: cents(num(totals.refunded)) },
+    test_checkout: { total: cents(num(totals.test_amount) - num(totals.test_refunded)), purchases: num(totals.test_purchases) },
     usage: { total_leads_generated: num(totals.leads), total_scrapes: num(totals.scrapes) },
     credits: { total_in_system: num(users.credits) },
     recent_users: recentUsers,
@@ -45,6 +49,7 @@ export async function overviewStats(db: Db, now = new Date()): Promise<AdminStat
       credits: num(p.credits),
       completed_at: iso(p.completed_at),
       refunded_amount: num(p.refunded_amount),
+      test: p.test === true,
     })),
     daily,
   };

@@ -31,10 +31,10 @@ export async function userProfile(ctx: ServiceContext, userId: string): Promise<
   const [searches, purchases, ledger, apiKeys] = await Promise.all([
     ctx.db('rm_activity').where({ user_id: userId, type: 'scrape' })
       .orderBy([{ column: 'occurred_at', order: 'desc' }, { column: 'event_id', order: 'desc' }]).limit(NEWEST)
-      .select('ref', 'results_count', 'credits', 'occurred_at'),
+      .select('ref', 'industry', 'location', 'results_count', 'credits', 'occurred_at'),
     ctx.db('rm_purchases').where({ user_id: userId })
       .orderBy([{ column: 'completed_at', order: 'desc' }, { column: 'purchase_id', order: 'desc' }]).limit(NEWEST)
-      .select('purchase_id', 'plan_id', 'amount', 'credits', 'completed_at', 'refunded_amount', 'refunded_at'),
+      .select('purchase_id', 'plan_id', 'amount', 'credits', 'completed_at', 'refunded_amount', 'refunded_at', 'test'),
     ctx.internal.call<BillingAccountData>('billing', 'POST', ACCOUNT_DATA_EXPORT_PATH, { body: { user_id: userId, email: row.email }, timeoutMs: 5000, idempotent: true })
       .then((data) => (data.credit_ledger ?? []).slice(-NEWEST).reverse().map((e) => ({ id: e.id, delta: e.delta, balance_after: e.balance_after, reason: e.reason, note: e.note ?? null, created_at: e.created_at })))
       .catch((error) => { unavailable.push(`Credit ledger: ${why(error)}`); return null; }),
@@ -45,7 +45,7 @@ export async function userProfile(ctx: ServiceContext, userId: string): Promise<
 
   return {
     user: toAdminUser(row),
-    searches: searches.map((s) => ({ search_id: s.ref ?? null, results_count: num(s.results_count), credits_used: num(s.credits), completed_at: iso(s.occurred_at) })),
+    searches: searches.map((s) => ({ search_id: s.ref ?? null, industry: s.industry ?? null, location: s.location ?? null, results_count: num(s.results_count), credits_used: num(s.credits), completed_at: iso(s.occurred_at) })),
     purchases: purchases.map((p) => ({
       id: p.purchase_id,
       plan_id: p.plan_id,
@@ -54,6 +54,7 @@ export async function userProfile(ctx: ServiceContext, userId: string): Promise<
       completed_at: iso(p.completed_at),
       refunded_amount: num(p.refunded_amount),
       refunded_at: p.refunded_at ? iso(p.refunded_at) : null,
+      test: p.test === true,
     })),
     ledger,
     api_keys: apiKeys,

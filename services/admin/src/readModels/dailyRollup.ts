@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-export type DailyCounter = 'signups' | 'purchases' | 'revenue' | 'refunds' | 'refunded' | 'scrapes' | 'leads' | 'credits_used';
+export type DailyCounter = 'signups' | 'purchases' | 'revenue' | 'refunds' | 'refunded' | 'test_purchases' | 'test_amount' | 'test_refunded' | 'scrapes' | 'leads' | 'credits_used';
 
 /**
  * When the reported thing happened, as ISO: the event's own timestamp field (so a replay files it

@@ -58,6 +58,7 @@ export const readModelProjection: EventHandlers = {
         amount: data.amount,
         credits: data.credits,
         completed_at: completedAt,
+        test: data.test === true,
       })
       .onConflict('purchase_id').ignore()
       .returning('purchase_id');
@@ -66,18 +67,20 @@ export const readModelProjection: EventHandlers = {
       event_id: envelope.id, type: 'payment', user_id: data.user_id, occurred_at: completedAt,
       ref: data.purchase_id, amount: data.amount, credits: data.credits,
     });
-    await addToDay(trx, utcDay(completedAt), { purchases: 1, revenue: data.amount });
+    // Test-checkout money never moved: counted apart, never as revenue.
+    await addToDay(trx, utcDay(completedAt), data.test ? { test_purchases: 1, test_amount: data.amount } : { purchases: 1, revenue: data.amount });
   },
 
   async 'purchase.refunded'(data, envelope, trx) {
     const refundedAt = eventTime(data.refunded_at, envelope);
-    await trx('rm_purchases').where({ purchase_id: data.purchase_id })
-      .update({ refunded_amount: trx.raw('refunded_amount + ?', [data.amount]), refunded_at: refundedAt });
+    const [refunded]: { test: boolean }[] = await trx('rm_purchases').where({ purchase_id: data.purchase_id })
+      .update({ refunded_amount: trx.raw('refunded_amount + ?', [data.amount]), refunded_at: refundedAt })
+      .returning('test');
     await trx('rm_activity').insert({
       event_id: envelope.id, type: 'refund', user_id: data.user_id, occurred_at: refundedAt,
       ref: data.purchase_id, amount: data.amount, credits: data.credits_reversed,
     });
-    await addToDay(trx, utcDay(refundedAt), { refunds: 1, refunded: data.amount });
+    await addToDay(trx, utcDay(refundedAt), refunded?.test ? { test_refunded: data.amount } : { refunds: 1, refunded: data.amount });
   },
 
   async 'search.completed'(data, envelope, trx) {
@@ -85,6 +88,7 @@ export const readModelProjection: EventHandlers = {
     await trx('rm_activity').insert({
       event_id: envelope.id, type: 'scrape', user_id: data.user_id, occurred_at: completedAt,
       ref: data.search_id, results_count: data.results_count, credits: data.credits_used,
+      industry: data.industry ?? null, location: data.location ?? null,
     });
     await addToDay(trx, utcDay(completedAt), { scrapes: 1, leads: data.results_count, credits_used: data.credits_used });
   },

@@ -57,8 +57,9 @@ export async function recordPurchase(trx: Tx, data: EventData<'purchase.complete
 }
 
 /**
- * purchase.refunded: billing refunds a purchase once (in full, within 7 days); a partial amount
- * lowers the commission to 10% of what the buyer kept. Replays set the same value again.
+ * purchase.refunded: billing refunds a purchase once (in full, or in part when an admin approves
+ * less), and the commission is lowered to 10% of what the buyer kept (reversed at zero). Replays set
+ * the same value again.
  */
 export async function recordRefund(trx: Tx, data: EventData<'purchase.refunded'>): Promise<void> {
   const refunded = toCents(data.amount);

@@ -1,3 +1,4 @@
+import { countOf, countOfIndustry } from '@leadforge/contracts';
 import type { MailMessage } from './mailTransport.ts';
 
 export const PRODUCT_NAME = 'Leadforge';
@@ -207,7 +208,7 @@ export function refundMail(to: string, name: string, publicUrl: string, refund: 
 }
 
 export function searchReadyMail(to: string, name: string, publicUrl: string, search: { resultsCount: number; finishedAt: string }): MailMessage {
-  const leads = `${search.resultsCount.toLocaleString('en-US')} lead${search.resultsCount === 1 ? '' : 's'}`;
+  const leads = countOf(search.resultsCount, 'lead');
   return compose({
     to,
     kind: 'search-ready',
@@ -229,14 +230,14 @@ export interface MonitorRunNotice {
 
 /** A monitor's run found businesses the user never had: "3 new dentists in Würzburg", linking the run's leads. */
 export function monitorNewLeadsMail(to: string, name: string, publicUrl: string, run: MonitorRunNotice): MailMessage {
-  const what = `${run.newLeads.toLocaleString('en-US')} new ${run.industry.toLowerCase()} in ${run.location}`;
+  const what = `${countOfIndustry(run.newLeads, run.industry.toLowerCase(), 'new')} in ${run.location}`;
   return compose({
     to,
     kind: 'monitor-new-leads',
     subject: what,
     greeting: `Hello ${name},`,
     paragraphs: [
-      `Your monitor for ${run.industry} in ${run.location} found ${run.newLeads.toLocaleString('en-US')} business${run.newLeads === 1 ? '' : 'es'} you never had before (1 credit each).`,
+      `Your monitor for ${run.industry} in ${run.location} found ${countOf(run.newLeads, 'business')} you never had before (1 credit each).`,
     ],
     action: { label: 'See the new leads', url: `${publicUrl}/monitors?run=${encodeURIComponent(run.searchId)}` },
     closing: 'You get this email because the monitor has email notices on. You can turn them off on the Monitors page.',

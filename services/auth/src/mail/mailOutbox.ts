@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit/db';
-import { LeasedQueue } from '@leadforge/kit/work';
+import { LeasedQueue, type QueueDeclaration } from '@leadforge/kit/work';
 import type { MailMessage, MailTransport } from './mailTransport.ts';
 
 const HOUR = 3600_000;
@@ -53,6 +53,12 @@ export interface MailSenderOptions {
   retryBaseMs: number;
 }
 
+/** The emails to send. One given up on is parked for good, its text cleared (it may hold a reset link): listed, never replayed. */
+export const MAIL_QUEUE: QueueDeclaration = {
+  queue: 'mail',
+  table: { table: 'mail_outbox', pending: 'sent_at IS NULL AND failed_at IS NULL', parked: 'failed_at IS NOT NULL', order: 'id', lastErrorColumn: 'last_error' },
+};
+
 /**
  * Sends queued emails on the kit's LeasedQueue: a claimed email is leased to one replica (a crash
  * mid-send retries it once the lease ends), retried with jittered growing pauses, and given up
@@ -70,8 +76,7 @@ export function startMailSender(options: MailSenderOptions): MailSender {
     db,
     logger: log,
     service: 'auth',
-    queue: 'mail',
-    table: { table: 'mail_outbox', pending: 'sent_at IS NULL AND failed_at IS NULL', parked: 'failed_at IS NOT NULL', order: 'id', lastErrorColumn: 'last_error' },
+    ...MAIL_QUEUE,
     leaseMs: options.retryBaseMs,
     pollMs: options.pollMs ?? 5_000,
     retry: { baseMs: options.retryBaseMs, maxMs: HOUR },

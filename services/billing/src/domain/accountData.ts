@@ -5,11 +5,12 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 
 /** What billing holds about one user, for their data export: purchases, the credit ledger, holds. */
 export async function accountData(db: Db, userId: string) {
-  const [purchases, ledger, reservations, signup] = await Promise.all([
+  const [purchases, ledger, reservations, signup, refundRequests] = await Promise.all([
     db('purchases').where({ user_id: userId }).orderBy('created_at'),
     db('credit_ledger').where({ user_id: userId }).orderBy('id'),
     db('credit_reservations').where({ user_id: userId }).orderBy('created_at'),
     db('signups').where({ user_id: userId }).first(),
+    db('refund_requests').where({ user_id: userId }).orderBy('requested_at'),
   ]);
   const balance = await db('credit_balances').where({ user_id: userId }).first();
   return {
@@ -30,6 +31,10 @@ export async function accountData(db: Db, userId: string) {
       refunded_at: iso(p.refunded_at),
       credits_reversed: p.credits_reversed,
     })),
+    refund_requests: refundRequests.map((r) => ({
+      id: r.id, purchase_id: r.purchase_id, status: r.status, reason: r.reason, requested_at: iso(r.requested_at), decided_at: iso(r.decided_at),
+      amount_refunded: r.amount_cents === null ? null : r.amount_cents / 100, credits_reversed: r.credits_reversed, decision_reason: r.decision_reason,
+    })),
     credit_ledger: ledger.map((e) => ({ id: e.id, delta: e.delta, balance_after: e.balance_after, reason: e.reason, ref: e.ref, note: e.note, created_at: iso(e.created_at) })),
     credit_holds: reservations.map((r) => ({ id: r.id, amount: r.amount, charged: r.charged, status: r.status, ref: r.ref, created_at: iso(r.created_at), finished_at: iso(r.finished_at) })),
   };
@@ -37,11 +42,12 @@ export async function accountData(db: Db, userId: string) {
 
 /**
  * A deleted account's purchases stay for accounting (amounts, ids, dates) but lose the free text
- * written about them (refund reasons, failure messages) and the payer of the test checkout. The
+ * written about them (refund reasons, failure messages), who asked for a refund, and the payer of the test checkout. The
  * ledger is append-only and holds only ids, amounts and reasons.
  */
 export async function eraseAccountData(trx: Trx, userId: string): Promise<void> {
   const purchaseIds = trx('purchases').where({ user_id: userId }).select('id');
   await trx('purchases').where({ user_id: userId }).update({ refund_reason: null, failure: null });
   await trx('test_checkout_orders').whereIn('purchase_id', purchaseIds).update({ payer_id: null });
+  await trx('refund_requests').where({ user_id: userId }).update({ user_email: null, user_name: null, reason: null, decision_reason: null });
 }

@@ -1,15 +1,15 @@
 import type { ServiceContext } from '@leadforge/kit/service';
 import type { Db } from '@leadforge/kit/db';
 import { HttpError, badGateway, badRequest, conflict, notFound, serviceUnavailable } from '@leadforge/kit/http';
-import { PLANS, PROMO_CBC500, type ExecutePaymentResponse, type PlanId, type RefundResponse } from '@leadforge/contracts';
+import { PLANS, PROMO_CBC500, REFUND_WINDOW_DAYS, type ExecutePaymentResponse, type PlanId, type RefundResponse } from '@leadforge/contracts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderRefused, ProviderUnavailable, type CaptureOutcome, type PaymentProvider } from '../payments/paymentProvider.ts';
 import {
-  attachProviderOrder, createPurchase, findByOrderId, findPurchase, isAmountMismatch, markFailed, recordCapture,
+  attachProviderOrder, createPurchase, findByOrderId, findPurchase, isAmountMismatch, markFailed, recordCapture, refundableUntil,
   type CaptureRecord, type PurchaseRow,
 } from './purchases.ts';
 import { newClaimToken } from './promoClaims.ts';
-import { REFUND_WINDOW_DAYS, refundMismatchedCapture, refundView, refundableUntil, reversePurchase } from './refunds.ts';
+import { refundMismatchedCapture, refundView, reversePurchase } from './refunds.ts';
 
 /** Turns a provider failure into the answer the user gets; nothing is granted on any of these. */
 function providerFailure(err: unknown, action: string): never {

@@ -5,6 +5,8 @@ import { webhooksTotal } from '../metrics.ts';
 import type { PaymentProviders } from '../payments/paymentProviders.ts';
 import { ProviderUnavailable, centsOf, type OrderView, type PaymentProvider, type WebhookDelivery } from '../payments/paymentProvider.ts';
 import { UUID, findPurchase, markFailed, recordCapture, type PurchaseRow } from './purchases.ts';
+import { inTransaction } from './ledger.ts';
+import { finishRefund } from './refundRequests.ts';
 import { refundMismatchedCapture, reversePurchase } from './refunds.ts';
 
 /** The parts of a PayPal webhook event we read; `resource` is a capture or a refund. */
@@ -139,6 +141,11 @@ export class PaypalWebhooks {
         ?? (resource.custom_id && UUID.test(resource.custom_id) ? await findPurchase(this.db, resource.custom_id) : undefined);
       if (!purchase) return 'unknown_purchase';
       if (purchase.status === 'refunded') return 'already_refunded';
+      // A refund we started (a request approved, or refunded at once) has its amounts fixed already:
+      // this event only confirms it, whichever of the two arrives first.
+      const refundId = event.resource_type === 'refund' ? resource.id ?? null : null;
+      const finished = await inTransaction(this.db, (trx) => finishRefund(trx, purchase.id, refundId));
+      if (finished) return finished.finishedNow ? 'refunded' : 'already_refunded';
       if (purchase.status !== 'completed') {
         await markFailed(this.db, purchase.id, event.event_type);
         return 'failed';
@@ -149,10 +156,7 @@ export class PaypalWebhooks {
         this.ctx.log.warn({ purchaseId: purchase.id, refundedCents }, 'partial PayPal refund: credits left as they are; adjust them in the admin panel if needed');
         return 'partial_refund_ignored';
       }
-      const { reversedNow } = await reversePurchase(this.db, purchase.id, {
-        refundId: event.resource_type === 'refund' ? resource.id ?? null : null,
-        reason: event.event_type,
-      });
+      const { reversedNow } = await reversePurchase(this.db, purchase.id, { refundId, reason: event.event_type });
       return reversedNow ? 'refunded' : 'already_refunded';
     }
     return 'ignored';

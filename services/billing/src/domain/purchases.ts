@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '@leadforge/kit/db';
 import { emitEvent } from '@leadforge/kit/events';
-import type { PaymentMode, Purchase } from '@leadforge/contracts';
+import { REFUND_WINDOW_DAYS, type PaymentMode } from '@leadforge/contracts';
 import { purchasesTotal, revenueCents } from '../metrics.ts';
 import type { CaptureView } from '../payments/paymentProvider.ts';
 import { appendEntry, inTransaction, type Trx } from './ledger.ts';
@@ -25,6 +25,7 @@ export interface PurchaseRow {
   completed_at: Date | null;
   claimed_at: Date | null;
   refunded_at: Date | null;
+  refunded_cents: number | null;
   credits_reversed: number | null;
   credits_shortfall: number | null;
   claim_token_hash: string | null;
@@ -82,21 +83,10 @@ export const dollars = (cents: number) => cents / 100;
 /** A purchase whose capture came back for another amount than ours: never granted, refunded. */
 export const isAmountMismatch = (p: Pick<PurchaseRow, 'status' | 'failure'>) => p.status === 'failed' && !!p.failure?.startsWith('amount mismatch');
 
-/** The user's completed (and refunded) purchases, newest first. */
-export async function purchaseHistory(db: Db, userId: string, limit: number): Promise<Purchase[]> {
-  const rows: PurchaseRow[] = await db('purchases')
-    .where({ user_id: userId })
-    .whereIn('status', ['completed', 'refunded'])
-    .orderBy('completed_at', 'desc')
-    .limit(limit);
-  return rows.map((r) => ({
-    id: r.id,
-    plan_id: r.plan_id,
-    amount: dollars(r.amount_cents),
-    credits: r.credits,
-    status: r.status,
-    completed_at: r.completed_at ? new Date(r.completed_at).toISOString() : null,
-  }));
+/** Until when the buyer may ask for the 7-day refund; null once it is not a completed purchase. */
+export function refundableUntil(p: Pick<PurchaseRow, 'status' | 'completed_at'>): Date | null {
+  if (p.status !== 'completed' || !p.completed_at) return null;
+  return new Date(new Date(p.completed_at).getTime() + REFUND_WINDOW_DAYS * 24 * 3600 * 1000);
 }
 
 /**
@@ -116,6 +106,7 @@ export async function grantPurchase(trx: Trx, p: PurchaseRow): Promise<boolean> 
       currency: p.currency,
       credits: p.credits,
       completed_at: new Date(p.completed_at!).toISOString(),
+      ...(p.provider_mode === 'test' ? { test: true } : {}),
     });
   }
   return applied;

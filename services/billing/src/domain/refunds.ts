@@ -7,13 +7,6 @@ import { purchasesTotal } from '../metrics.ts';
 import { appendEntry, inTransaction, lockBalance } from './ledger.ts';
 import { dollars, isAmountMismatch, type PurchaseRow } from './purchases.ts';
 
-export const REFUND_WINDOW_DAYS = 7;
-
-export function refundableUntil(p: Pick<PurchaseRow, 'status' | 'completed_at'>): Date | null {
-  if (p.status !== 'completed' || !p.completed_at) return null;
-  return new Date(new Date(p.completed_at).getTime() + REFUND_WINDOW_DAYS * 24 * 3600 * 1000);
-}
-
 export interface ReversalDetails {
   refundId: string | null;
   actorId?: string;
@@ -52,7 +45,13 @@ export async function reversePurchase(db: Db, purchaseId: string, details: Rever
       credits_shortfall: p.credits - taken,
       refunded_by: details.actorId ?? null,
       refund_reason: details.reason ?? null,
+      refunded_cents: p.amount_cents,
     }).returning('*');
+    // Refunded in PayPal's dashboard while the buyer's request waited: the request is answered by it.
+    await trx('refund_requests').where({ purchase_id: p.id, status: 'pending' }).update({
+      status: 'refunded', amount_cents: p.amount_cents, credits_reversed: taken, credits_shortfall: p.credits - taken,
+      decision_reason: details.reason ?? null, decided_at: trx.fn.now(), refunded_at: refunded.refunded_at, refund_id: details.refundId,
+    });
     // A promo order nobody claimed was never announced as a sale, so its refund is not either.
     if (p.user_id) {
       await emitEvent(trx, 'purchase.refunded', p.user_id, {

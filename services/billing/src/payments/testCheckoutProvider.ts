@@ -12,6 +12,7 @@ interface TestOrderRow {
   payer_id: string | null;
   capture_id: string | null;
   refund_id: string | null;
+  refund_amount_value: string | null;
 }
 
 /** PayPal-style 17-character ids, prefixed so nobody mistakes them for real ones. */
@@ -73,12 +74,15 @@ export class TestCheckoutProvider implements PaymentProvider {
     });
   }
 
-  async refundCapture(captureId: string): Promise<RefundResult> {
-    const refundId = testId('TESTREF');
-    await this.db('test_checkout_orders').where({ capture_id: captureId }).whereNull('refund_id').update({ refund_id: refundId, updated_at: this.db.fn.now() });
+  /** One refund per capture, like PayPal-Request-Id `refund-<purchase>`: a repeat answers the first. */
+  async refundCapture(captureId: string, _purchaseId: string, amountCents: number | null): Promise<RefundResult> {
     const row: TestOrderRow | undefined = await this.db('test_checkout_orders').where({ capture_id: captureId }).first();
     if (!row) throw notFound('Test checkout capture not found', 'capture_not_found');
-    return { refundId: row.refund_id, status: 'COMPLETED' };
+    const value = amountCents === null ? row.amount_value : valueOf(amountCents);
+    await this.db('test_checkout_orders').where({ capture_id: captureId }).whereNull('refund_id')
+      .update({ refund_id: testId('TESTREF'), refund_amount_value: value, updated_at: this.db.fn.now() });
+    const refunded: TestOrderRow = await this.db('test_checkout_orders').where({ capture_id: captureId }).first();
+    return { refundId: refunded.refund_id, status: 'COMPLETED' };
   }
 
   /** The test checkout sends no webhooks; nothing claiming to be one is trusted. */

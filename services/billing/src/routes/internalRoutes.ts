@@ -6,8 +6,7 @@ import {
   ReservationResponse, ReserveRequest, SettleRequest, type InternalPurchase as InternalPurchaseView,
 } from '@leadforge/contracts';
 import { adjustCredits } from '../domain/adjustments.ts';
-import { dollars, type PurchaseRow } from '../domain/purchases.ts';
-import { refundableUntil } from '../domain/refunds.ts';
+import { dollars, refundableUntil, type PurchaseRow } from '../domain/purchases.ts';
 import { releaseReservation, reserveCredits, settleReservation } from '../domain/reservations.ts';
 import type { BillingRuntime } from '../runtime.ts';
 

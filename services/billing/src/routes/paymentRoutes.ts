@@ -1,7 +1,7 @@
 import type { App } from '@leadforge/kit/service';
 import { handle, principalOf, rateLimited } from '@leadforge/kit/http';
 import { CreatePaymentRequest, PAYMENT_ROUTES } from '@leadforge/contracts';
-import { purchaseHistory } from '../domain/purchases.ts';
+import { purchaseHistory } from '../domain/purchaseHistory.ts';
 import { promoOutcomeFor } from '../domain/promoClaims.ts';
 import type { BillingRuntime } from '../runtime.ts';
 import { refuseUnknownFields } from './strictBody.ts';
@@ -38,6 +38,10 @@ export async function paymentRoutes(app: App, rt: BillingRuntime): Promise<void>
     const result = await rt.checkout.executePlanPayment(principalOf(request).id, payment_id);
     return reply.status(result.status === 'pending' ? 202 : 200).send(result);
   });
+
+  handle(app, PAYMENT_ROUTES.requestRefund, {
+    preHandler: rateLimited(rt.ctx.counters, { name: 'billing-refund-request-user', max: 20, windowMs: HOUR, key: (request) => request.principal?.id }),
+  }, async (request) => rt.refundRequests.request(principalOf(request), request.params.purchaseId, request.body.reason));
 
   handle(app, PAYMENT_ROUTES.promoOrder, async (request) => promoOutcomeFor(db, principalOf(request).id, request.params.orderId));
 }

@@ -26,24 +26,36 @@ export type Operation = 'token' | 'create' | 'capture' | 'get' | 'refund' | 'ver
  */
 export type Fault = 'status500-before' | 'status500-after' | 'timeout-before' | 'timeout-after' | 'slow-after';
 
+interface StandInRefund {
+  id: string;
+  status: 'COMPLETED' | 'PENDING';
+  amount: { currency_code: string; value: string };
+}
+
 interface StandInOrder {
   id: string;
   status: 'CREATED' | 'APPROVED' | 'COMPLETED';
   request: { purchase_units: { reference_id?: string; custom_id?: string; invoice_id?: string; description?: string; amount: { currency_code: string; value: string } }[] };
-  capture?: { id: string; status: string; refunded: boolean };
+  /** `refundedCents` of the capture's amount went back through refunds. */
+  capture?: { id: string; status: string; refundedCents: number; refunds: StandInRefund[] };
   createTime: string;
 }
 
 const paypalId = () => crypto.randomBytes(12).toString('hex').toUpperCase().slice(0, 17);
 const debugId = () => crypto.randomBytes(7).toString('hex').slice(0, 13);
 
-const errorBody = (name: string, message: string, issue?: string, description?: string) => JSON.stringify({
+const errorBody = (name: string, message: string, issue?: string, description?: string, api: 'orders' | 'payments' = 'orders') => JSON.stringify({
   name,
   message,
   debug_id: debugId(),
   ...(issue ? { details: [{ issue, description: description ?? issue }] } : {}),
-  links: [{ href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue ?? name}`, rel: 'information_link', method: 'GET' }],
+  links: [{ href: `https://developer.paypal.com/docs/api/${api}/v2/#error-${issue ?? name}`, rel: 'information_link', method: 'GET' }],
 });
+const UNPROCESSABLE = 'The requested action could not be performed, semantically incorrect, or failed business validation.';
+
+/** "19.00" -> 1900; anything else -> null. */
+const cents = (value: unknown) => (typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value) ? Math.round(Number(value) * 100) : null);
+const dollarsOf = (amount: number) => (amount / 100).toFixed(2);
 
 /** CRC32 (IEEE), as PayPal's signature scheme uses over the event body. */
 function crc32(text: string): number {
@@ -68,7 +80,16 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
   const calls: { op: Operation; path: string; requestId?: string; status: number }[] = [];
   let captureStatus: 'COMPLETED' | 'PENDING' | 'DECLINED' = 'COMPLETED';
   let capturedAmountOverride: string | undefined;
+  let refundStatus: 'COMPLETED' | 'PENDING' = 'COMPLETED';
   let url = '';
+
+  const capturedCents = (o: StandInOrder) => cents(capturedAmountOverride ?? o.request.purchase_units[0].amount.value) ?? 0;
+  /** Payments v2 capture statuses: REFUNDED once nothing is left, PARTIALLY_REFUNDED before. */
+  const captureStatusOf = (o: StandInOrder) => {
+    const capture = o.capture!;
+    if (capture.refundedCents === 0) return capture.status;
+    return capture.refundedCents >= capturedCents(o) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+  };
 
   const orderView = (o: StandInOrder) => {
     const unit = o.request.purchase_units[0];
@@ -96,7 +117,7 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
           captures: [{
             ...fixtureCapture,
             id: o.capture.id,
-            status: o.capture.refunded ? 'REFUNDED' : o.capture.status,
+            status: captureStatusOf(o),
             amount,
             custom_id: unit.custom_id,
             invoice_id: unit.invoice_id,
@@ -134,17 +155,36 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
       if (order.status !== 'APPROVED') return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', 'The requested action could not be performed, semantically incorrect, or failed business validation.', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment. Please redirect the payer to the \'rel\':\'approve\' url returned as part of the HATEOAS links within the Create Order call or provide a valid payment_source in the request.') };
       if (captureStatus === 'DECLINED') return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', 'The requested action could not be performed, semantically incorrect, or failed business validation.', 'INSTRUMENT_DECLINED', 'The instrument presented  was either declined by the processor or bank, or it can\'t be used for this payment.') };
       order.status = 'COMPLETED';
-      order.capture = { id: paypalId(), status: captureStatus, refunded: false };
+      order.capture = { id: paypalId(), status: captureStatus, refundedCents: 0, refunds: [] };
       return { status: 201, body: JSON.stringify(orderView(order)) };
     }
     const refundMatch = path.match(/^\/v2\/payments\/captures\/([^/]+)\/refund$/);
     if (refundMatch) {
       const order = [...orders.values()].find((o) => o.capture?.id === refundMatch[1]);
-      if (!order?.capture) return { status: 404, body: errorBody('RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID') };
-      if (order.capture.refunded) return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', 'The requested action could not be performed, semantically incorrect, or failed business validation.', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded') };
-      order.capture.refunded = true;
-      const refundId = paypalId();
-      return { status: 201, body: JSON.stringify({ id: refundId, status: 'COMPLETED', links: [{ href: `${url}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' }, { href: `${url}/v2/payments/captures/${order.capture.id}`, rel: 'up', method: 'GET' }] }) };
+      if (!order?.capture) return { status: 404, body: errorBody('RESOURCE_NOT_FOUND', 'The specified resource does not exist.', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist. Please check the resource ID and try again.', 'payments') };
+      const unit = order.request.purchase_units[0];
+      const remaining = capturedCents(order) - order.capture.refundedCents;
+      if (remaining <= 0) return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded', 'payments') };
+      const request = body ? JSON.parse(body) : {};
+      // Without an amount PayPal refunds what is left of the capture.
+      const asked = request.amount === undefined ? remaining : cents(request.amount.value);
+      if (asked === null || asked <= 0 || (request.amount && request.amount.currency_code !== unit.amount.currency_code)) {
+        return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'INVALID_CURRENCY_CODE', 'Currency code should be a three-character currency code.', 'payments') };
+      }
+      if (asked > remaining) return { status: 422, body: errorBody('UNPROCESSABLE_ENTITY', UNPROCESSABLE, 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.', 'payments') };
+      order.capture.refundedCents += asked;
+      const refund: StandInRefund = { id: paypalId(), status: refundStatus, amount: { currency_code: unit.amount.currency_code, value: dollarsOf(asked) } };
+      order.capture.refunds.push(refund);
+      return {
+        status: 201,
+        body: JSON.stringify({
+          ...refund,
+          links: [
+            { href: `${url}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+            { href: `${url}/v2/payments/captures/${order.capture.id}`, rel: 'up', method: 'GET' },
+          ],
+        }),
+      };
     }
     if (op === 'verify') {
       // Our client must pass the event through byte for byte: take its exact text from the request.
@@ -270,10 +310,19 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
     captureUnheard(orderId: string) {
       const order = orders.get(orderId)!;
       order.status = 'COMPLETED';
-      order.capture = { id: paypalId(), status: 'COMPLETED', refunded: false };
+      order.capture = { id: paypalId(), status: 'COMPLETED', refundedCents: 0, refunds: [] };
     },
-    /** Whether PayPal holds the order's capture as refunded. */
-    refunded: (orderId: string) => orders.get(orderId)?.capture?.refunded === true,
+    /** Whether PayPal holds the order's capture as refunded in full. */
+    refunded: (orderId: string) => {
+      const order = orders.get(orderId);
+      return Boolean(order?.capture) && captureStatusOf(order!) === 'REFUNDED';
+    },
+    /** The refunds PayPal made of the order's capture. */
+    refundsOf: (orderId: string): StandInRefund[] => orders.get(orderId)?.capture?.refunds ?? [],
+    /** PayPal answers refunds PENDING (e.g. an eCheck still clearing) or COMPLETED. */
+    setRefundStatus(status: 'COMPLETED' | 'PENDING') {
+      refundStatus = status;
+    },
     /**
      * A genuinely signed PAYMENT.CAPTURE.COMPLETED that names our purchase (custom_id) but is about
      * another capture for another amount: PayPal vouches for the delivery, not for our order.

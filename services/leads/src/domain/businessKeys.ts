@@ -1,6 +1,6 @@
 import { siteOf } from '@leadforge/contracts/businessKeys.ts';
 
-export { businessKeysOf, siteOf } from '@leadforge/contracts/businessKeys.ts';
+export { businessKeysOf, businessKeysOfLead, e164Of, siteOf } from '@leadforge/contracts/businessKeys.ts';
 
 /**
  * The host a website opt-out covers (with its subdomains): the address's host, lower-case, without
@@ -48,10 +48,4 @@ function hostOf(address: string): string | undefined {
 export function siteOfEmail(email: string): string | undefined {
   const at = email.lastIndexOf('@');
   return at > 0 ? siteOf(email.slice(at + 1)) : undefined;
-}
-
-/** A phone number as E.164 (`+49 (3322) 42-88 333` -> `+4933224288333`), or undefined if it is not international. */
-export function e164Of(phone: string): string | undefined {
-  const compact = phone.trim().replace(/[\s().\-/]/g, '').replace(/^00/, '+');
-  return /^\+[1-9]\d{5,14}$/.test(compact) ? compact : undefined;
 }

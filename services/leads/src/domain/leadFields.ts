@@ -33,6 +33,12 @@ export function safeWebsite(value: unknown): string {
   }
 }
 
+/**
+ * A lead is a way to reach a business: one left without an email and a phone (opted out, suppressed,
+ * or never found) is not delivered nor charged, wherever leads are taken (searches, monitors' runs).
+ */
+export const hasContact = (lead: Pick<Lead, 'email' | 'phone'>): boolean => lead.email !== '' || lead.phone !== '';
+
 /** The lead as the user sees it and as it is stored. */
 export function toStoredLead(lead: IncomingLead): Lead {
   const socials = (lead.socials ?? [])

@@ -1,16 +1,17 @@
 import type { Lead } from '@leadforge/contracts';
-import { fingerprintOf, leadKeyOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
+import { cleanText, fingerprintOf, hasContact, leadKeyOf, toStoredLead, verdictColumns, type IncomingLead } from './leadFields.ts';
 import { leadsDelivered, timeToFirstLeadSeconds } from '../metrics.ts';
 import { afterCommit, appendFeedEvent } from './searchFeed.ts';
 import { progressOf, statsOf, type SearchRow, type Trx } from './searchRecord.ts';
-import { businessKeysOf } from './businessKeys.ts';
+import { businessKeysOfLead } from './businessKeys.ts';
 import { claimBusiness, isOwned, lockOwnership } from './ownedBusinesses.ts';
 import { suppressionsFor } from './suppressions.ts';
 
 /**
  * Stores the engine's leads for a running search (row locked by the caller), in order, each business
  * once, never more than the quantity held for it, and announces the new ones on the feed. Opted-out
- * contacts are left out; a business the user already owns (ownership window) is skipped, or with
+ * contacts are left out, and a lead left without an email and a phone is no lead (neither stored nor
+ * charged); a business the user already owns (ownership window, by any of its keys) is skipped, or with
  * include_owned delivered marked `owned` (free); a new one is claimed for the user in this transaction. Returns
  * the search as it now stands. Leads for a search that has finished are ignored: they were not paid for.
  */
@@ -21,18 +22,21 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
   let owned = 0;
   let skipped = 0;
   let firstLeadStoredAt: Date | undefined;
-  const cleaned = incoming.map((raw) => ({ key: leadKeyOf(raw), lead: toStoredLead(raw) }));
+  const cleaned = incoming.map((raw) => ({ key: leadKeyOf(raw), lead: toStoredLead(raw), raw }));
   const suppressions = await suppressionsFor(trx, cleaned.map((c) => c.lead));
   // A monitor's run delivers only businesses the user never received, whatever the window.
   const ownership = search.monitor_id ? { on: true, windowDays: null } : { on: ownershipWindowDays > 0, windowDays: ownershipWindowDays };
   if (ownership.on) await lockOwnership(trx, search.user_id);
-  for (const { key, lead: scraped } of cleaned) {
+  for (const { key, lead: scraped, raw } of cleaned) {
     if (position >= search.quantity) break;
     if (!scraped.company && !scraped.name) continue;
     // An opted-out site never appears in a new search; an opted-out email or phone is left out.
     if (suppressions.siteSuppressed(scraped)) continue;
     const lead = suppressions.blank(scraped);
-    const keys = businessKeysOf(key, lead.website);
+    if (!hasContact(lead)) continue;
+    const keys = businessKeysOfLead({
+      key, merged_keys: raw.merged_keys?.map((merged) => cleanText(merged, 500)), website: lead.website, phone: lead.phone, company: lead.company, lat: raw.lat, lon: raw.lon,
+    });
     const isOwnedLead = ownership.on && await isOwned(trx, search.user_id, search.id, keys, ownership.windowDays);
     if (isOwnedLead && !search.include_owned) {
       skipped++;

@@ -1,4 +1,5 @@
 import { MAX_KNOWN_BUSINESS_KEYS } from '@leadforge/contracts';
+import { matchesNear, nearPointOf } from '@leadforge/contracts/businessKeys.ts';
 import { lockUntilCommit } from '@leadforge/kit/db';
 import type { DbOrTrx, Trx } from './searchRecord.ts';
 
@@ -17,22 +18,32 @@ export async function lockOwnership(trx: Trx, userId: string): Promise<void> {
 }
 
 /**
- * True when another search gave the user one of these keys within the window, or ever (`windowDays`
- * null: a monitor's run); the caller holds lockOwnership.
+ * True when another search gave the user a business with one of these keys within the window, or
+ * ever (`windowDays` null: a monitor's run): the same place, site or phone, or the same name within
+ * 100 m (its `near:` rows found by name, then compared by distance). The caller holds lockOwnership.
  */
 export async function isOwned(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number | null): Promise<boolean> {
+  const points = keys.flatMap((key) => nearPointOf(key) ?? []);
+  const exact = keys.filter((key) => !nearPointOf(key));
   let query = trx('owned_businesses')
     .where({ user_id: userId })
-    .whereIn('business_key', keys)
+    .andWhere((q) => {
+      q.whereIn('business_key', exact);
+      if (points.length) q.orWhereIn('near_name', points.map((point) => point.name));
+    })
     .whereNot({ search_id: searchId });
   if (windowDays !== null) query = query.andWhere('acquired_at', '>', cutoff(trx, windowDays));
-  return (await query.first('business_key')) !== undefined;
+  const rows: { business_key: string }[] = await query.select('business_key');
+  return rows.some((row) => {
+    const known = nearPointOf(row.business_key);
+    return known ? points.some((point) => matchesNear(known, point)) : exact.includes(row.business_key);
+  });
 }
 
 /** Records the business as the user's from this search (caller holds lockOwnership); a claim past the window is renewed. */
 export async function claimBusiness(trx: Trx, userId: string, searchId: string, keys: string[], windowDays: number): Promise<void> {
   await trx('owned_businesses')
-    .insert(keys.map((business_key) => ({ user_id: userId, business_key, search_id: searchId })))
+    .insert(keys.map((business_key) => ({ user_id: userId, business_key, search_id: searchId, near_name: nearPointOf(business_key)?.name ?? null })))
     .onConflict(['user_id', 'business_key'])
     .merge({ search_id: trx.raw('excluded.search_id'), acquired_at: trx.fn.now() })
     .where('owned_businesses.acquired_at', '<=', cutoff(trx, windowDays));

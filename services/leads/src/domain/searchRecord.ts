@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '@leadforge/kit/db';
-import type { LeadSearchSummary, LeadStats, SearchCoverage, SearchProgress, SearchStatus } from '@leadforge/contracts';
+import type { LeadSearchSummary, LeadStats, SearchCoverage, SearchFailureCode, SearchProgress, SearchStatus } from '@leadforge/contracts';
 
 export type Trx = Knex.Transaction;
 export type DbOrTrx = Db | Trx;
@@ -18,6 +18,10 @@ export interface SearchRow {
   status: StoredStatus;
   reason: string | null;
   error: string | null;
+  /** Why it failed, as the engine's code (011); null otherwise. */
+  error_code: SearchFailureCode | null;
+  /** Places to search instead (011); null when none. */
+  error_candidates: string[] | null;
   credits: CreditsState;
   reservation_id: string | null;
   leads_count: number;
@@ -81,6 +85,8 @@ export function toSummary(row: SearchRow): LeadSearchSummary {
     status: publicStatus(row.status),
     reason: row.reason,
     error: row.error,
+    ...(row.error_code ? { error_code: row.error_code } : {}),
+    ...(row.error_candidates?.length ? { error_candidates: row.error_candidates } : {}),
     leads_count: row.leads_count,
     credits_used: statsOf(row).credits_used,
     created_at: iso(row.created_at)!,

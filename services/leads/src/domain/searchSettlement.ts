@@ -94,6 +94,8 @@ export class SearchSettlement {
       user_id: search.user_id,
       results_count: settled.leads_count,
       credits_used: charged,
+      industry: settled.industry,
+      location: settled.location,
       status: publicStatus(settled.status),
       reason: settled.reason,
       timestamp: new Date().toISOString(),
@@ -109,6 +111,8 @@ export class SearchSettlement {
       status: publicStatus(search.status),
       reason: search.reason,
       error: search.error,
+      ...(search.error_code ? { error_code: search.error_code } : {}),
+      ...(search.error_candidates?.length ? { error_candidates: search.error_candidates } : {}),
       stats: statsOf(search),
     });
   }

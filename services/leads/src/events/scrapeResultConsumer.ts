@@ -19,6 +19,10 @@ export function consumeScrapeResults({ ctx, signals, settlement, config }: Leads
   return ctx.consume('leads.scrape-results', [TOPICS.scraperResult], {
     'scrape.progress': async (data, _envelope, trx) => {
       const search = await lockSearch(trx, data.search_id);
+      // A search its first batch of leads completed ended before the coverage sent with them: it keeps it.
+      if (search && search.status !== 'running' && search.status !== 'reserving' && !search.coverage && data.coverage) {
+        await trx('lead_searches').where({ id: search.id }).update({ coverage: JSON.stringify(data.coverage) });
+      }
       if (search?.status !== 'running') return;
       const places = Math.max(search.places_found, data.places_found);
       const checked = Math.max(search.websites_checked, data.websites_checked);
@@ -51,7 +55,7 @@ export function consumeScrapeResults({ ctx, signals, settlement, config }: Leads
       if (search?.status !== 'running') return;
       if (data.error) log.warn({ searchId: search.id, reason: data.reason, error: data.error }, 'the engine ended a search with an error');
       if (data.coverage) await trx('lead_searches').where({ id: search.id }).update({ coverage: JSON.stringify(data.coverage) });
-      await endSearch(trx, search, outcomeOfEngineFinish(search, data.reason));
+      await endSearch(trx, search, outcomeOfEngineFinish(search, data));
       announce(trx, search.id);
       afterCommit(trx, () => settlement.settleInBackground(search.id));
     },

@@ -2,11 +2,12 @@ import { PassThrough, Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { App } from '@leadforge/kit/service';
 import { handle, notFound, principalOf } from '@leadforge/kit/http';
-import { LEAD_EXPORT_ROUTES, LEADS_EXPORT_COLUMNS, exportedLeadNumbers, leadsExportFileName, type LeadsExportFormat } from '@leadforge/contracts';
+import { LEAD_EXPORT_ROUTES, LEADS_EXPORT_COLUMNS, exportFilter, exportedLeadNumbers, leadsExportFileName, type LeadsExportFormat } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit/db';
 import type { LeadsRuntime } from '../runtime.ts';
 import { csvRecord } from '../domain/csvCells.ts';
 import { eachLeadRow } from '../domain/eachLeadRow.ts';
+import { exportedLeads } from '../domain/exportedLeads.ts';
 import { toLead } from '../domain/leadRows.ts';
 import { writeLeadsWorkbook } from '../domain/leadsWorkbook.ts';
 import { findOwnSearch, statsOf, toSummary, type SearchRow } from '../domain/searchRecord.ts';
@@ -73,18 +74,21 @@ const FORMATS: ExportFormat[] = [
   },
 ];
 
-/** GET /api/lead-searches/:id/export.{csv,json,xlsx}: the user's own search's leads, streamed; free, as often as wanted. */
+/**
+ * GET /api/lead-searches/:id/export.{csv,json,xlsx}: the user's own search's leads (all, the selected
+ * ones, or those the table's filter shows), streamed; free, as often as wanted.
+ */
 export async function exportRoutes(app: App, rt: LeadsRuntime): Promise<void> {
   const { db } = rt.ctx;
   for (const { format, name, type, body } of FORMATS) {
     handle(app, LEAD_EXPORT_ROUTES[format], async (request, reply) => {
       const search = await findOwnSearch(db, principalOf(request).id, request.params.id);
       if (!search) throw notFound('Search not found');
-      const positions = exportedLeadNumbers(request.query.leads);
+      const { positions, part } = await exportedLeads(db, search.id, exportedLeadNumbers(request.query.leads), exportFilter(request.query));
       const failed = (err: Error) => request.log.warn({ err, searchId: search.id }, `${name} export ended early`);
       return reply
         .type(type)
-        .header('content-disposition', `attachment; filename="${leadsExportFileName(search.industry, search.location, search.created_at, format)}"`)
+        .header('content-disposition', `attachment; filename="${leadsExportFileName(search.industry, search.location, search.created_at, format, part)}"`)
         .header('cache-control', 'private, no-store')
         .send(body(db, search, positions, failed));
     });

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Logger } from 'pino';
 import type { Db } from '@leadforge/kit/db';
-import { LeasedQueue } from '@leadforge/kit/work';
+import { LeasedQueue, type QueueDeclaration } from '@leadforge/kit/work';
 import { guardedConnector } from '@leadforge/kit/outbound';
 import { systemLookup } from '@leadforge/kit/outbound';
 import type { WebhooksConfig } from '../config.ts';
@@ -35,6 +35,16 @@ export interface WebhookSender {
   wake(): void;
   stop(): Promise<void>;
 }
+
+/**
+ * The deliveries to send. A failed one (past its `give_up_at`) is parked; a replay (an endpoint fixed
+ * since) makes it pending again for one more attempt, after which it is delivered or failed again.
+ */
+export const WEBHOOK_DELIVERIES: QueueDeclaration = {
+  queue: 'webhooks',
+  table: { table: 'webhook_deliveries', pending: "status = 'pending'", parked: "status = 'failed'", order: 'next_attempt_at', lastErrorColumn: 'last_error' },
+  unpark: { status: 'pending' },
+};
 
 /**
  * Sends queued deliveries on the kit's LeasedQueue: each is claimed under a lease longer than an
@@ -85,8 +95,7 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
     db,
     logger: log,
     service: 'leads',
-    queue: 'webhooks',
-    table: { table: 'webhook_deliveries', pending: "status = 'pending'", parked: "status = 'failed'", order: 'next_attempt_at' },
+    ...WEBHOOK_DELIVERIES,
     leaseMs: 2 * config.timeoutMs + 5000,
     pollMs: config.pollMs,
     // A slow receiver does not hold up the others.
@@ -111,9 +120,11 @@ export function webhookSender(db: Db, config: WebhooksConfig, log: Logger): Webh
       results.delete(delivery.id);
       if (!attempted) return;
       const { result, attemptedAt } = attempted;
+      // Numbered after those already recorded: a replayed delivery starts its attempts again from one.
+      const recordedBefore = await trx('webhook_attempts').where({ delivery_id: delivery.id }).max({ last: 'attempt' }).first();
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
-        attempt: delivery.attempts,
+        attempt: Number(recordedBefore?.last ?? 0) + 1,
         attempted_at: attemptedAt,
         status_code: result.statusCode,
         error: result.error,

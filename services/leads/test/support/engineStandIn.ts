@@ -44,8 +44,10 @@ export async function startEngineStandIn(bus: Bus) {
     progress: (searchId: string, placesFound: number, websitesChecked: number, leadsFound: number) =>
       publish('scrape.progress', searchId, { search_id: searchId, places_found: placesFound, websites_checked: websitesChecked, leads_found: leadsFound }),
     leads: (searchId: string, leads: Lead[]) => publish('scrape.leads_found', searchId, { search_id: searchId, leads }),
-    finish: (searchId: string, reason: EventData<'scrape.finished'>['reason'], error?: string) =>
-      publish('scrape.finished', searchId, { search_id: searchId, reason, stats: { total_found: 0, with_email: 0, with_phone: 0, with_website: 0 }, ...(error ? { error } : {}) }),
+    finish: (searchId: string, reason: EventData<'scrape.finished'>['reason'], error?: string, failure?: EventData<'scrape.finished'>['failure']) =>
+      publish('scrape.finished', searchId, {
+        search_id: searchId, reason, stats: { total_found: 0, with_email: 0, with_phone: 0, with_website: 0 }, ...(error ? { error } : {}), ...(failure ? { failure } : {}),
+      }),
     close: () => subscription.close(),
   };
 }

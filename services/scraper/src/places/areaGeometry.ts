@@ -59,12 +59,3 @@ export function distanceFromCentre(cell: Cell, area: GeocodedArea): number {
   const dLon = ((cell.west + cell.east) / 2 - (area.west + area.east) / 2) * Math.cos((lat * Math.PI) / 180);
   return Math.hypot(dLat, dLon);
 }
-
-/** Metres between two points (haversine). */
-export function metresBetween(latA: number, lonA: number, latB: number, lonB: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (latB - latA) * rad;
-  const dLon = (lonB - lonA) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(latA * rad) * Math.cos(latB * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6_371_000 * Math.asin(Math.sqrt(h));
-}

@@ -1,14 +1,15 @@
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { validE164 } from '../extract/phoneNumber.ts';
-import { siteOf } from '@leadforge/contracts/businessKeys.ts';
-import { socialProfile } from '../extract/socialProfiles.ts';
-import { isInArea, metresBetween } from './areaGeometry.ts';
+import { businessKeysOf, matchesNear, nearPointOf, type NearPoint } from '@leadforge/contracts/businessKeys.ts';
+import { isInArea } from './areaGeometry.ts';
 import type { GeocodedArea } from './nominatimGeocoder.ts';
+import { combinedFailureCode, failureCodeOf, PlacesFailure } from './placesFailure.ts';
+import type { SearchFailureCode } from '@leadforge/contracts';
 import type { Place, PlaceQuery, PlacesSource, PlacesUsageSink, SearchContext, SourceName, SourceReport } from './types.ts';
 
 /** What a search covered, as the contracts' `SearchCoverage` says it. */
 export interface Coverage {
-  area: { name: string; boundary: 'polygon' | 'bbox' };
+  area: { name: string; boundary: 'polygon' | 'bbox'; full_name?: string };
   sources: Partial<Record<SourceName, { requests: number; places: number; error?: string }>>;
   cells_searched: number;
   cells_saturated: number;
@@ -36,28 +37,24 @@ export interface CoveredSearch {
   coverage(): Coverage | undefined;
 }
 
-/** Two places this close with the same name are one business listed twice. */
-const SAME_PLACE_METRES = 100;
-
-const normalisedName = (name: string): string =>
-  name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
 function countryOf(place: Place): CountryCode | undefined {
   const code = place.country?.toUpperCase();
   return code && isSupportedCountry(code) ? (code as CountryCode) : undefined;
 }
 
-/** The keys under which a place is the same business as another: its id, its website's registrable domain, its phone. */
-function keysOf(place: Place): string[] {
-  const keys = [`id:${place.source}:${place.placeId}`];
-  // The Public Suffix List's domain, so two shops on one hosting platform (a.wixsite.com, b.wixsite.com)
-  // stay two. A profile on a social network is not the business's own site: many share that domain.
-  const site = place.website && !socialProfile(place.website) ? siteOf(place.website) : undefined;
-  if (site) keys.push(`site:${site}`);
+/**
+ * The keys under which a place is the same business as another, the ones a user's ownership is
+ * checked by: its id first (then those of listings merged into it), its website, its phone (E.164,
+ * read in its country), its name where it stands.
+ */
+export function businessKeysOfPlace(place: Place): string[] {
   const phone = place.phone ? validE164(place.phone, countryOf(place)) : undefined;
-  if (phone) keys.push(`phone:${phone}`);
-  return keys;
+  return businessKeysOf({
+    placeKey: `${place.source}:${place.placeId}`, mergedKeys: place.mergedKeys, website: place.website, phone, name: place.name, lat: place.lat, lon: place.lon,
+  });
 }
+
+const nearPointsOf = (keys: string[]): NearPoint[] => keys.flatMap((key) => nearPointOf(key) ?? []);
 
 /** The fields one listing lacks, taken from the other's (a website from one, a phone from the other). */
 function fillFrom(target: Place, other: Place): void {
@@ -72,12 +69,16 @@ interface Entry {
   yielded: boolean;
   /** The sources whose listings it merges. */
   sources: Set<SourceName>;
+  /** The names and positions of those listings. */
+  nearPoints: NearPoint[];
 }
 
 interface SourceState {
   source: PlacesSource;
   report: SourceReport;
   stats: { requests: number; places: number; error?: string };
+  /** Why it failed, when it did. */
+  failure?: SearchFailureCode;
   iterator?: AsyncIterator<Place[]>;
   done: boolean;
 }
@@ -125,20 +126,19 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
     if (byId) return byId;
     const fromAnotherSource = (entry: Entry | undefined) => (entry && !entry.sources.has(place.source) ? entry : undefined);
     for (const key of keys.slice(1)) {
-      const entry = fromAnotherSource(byKey.get(key));
+      const point = nearPointOf(key);
+      const entry = point
+        ? entries.find((candidate) => !candidate.sources.has(place.source) && candidate.nearPoints.some((known) => matchesNear(known, point)))
+        : fromAnotherSource(byKey.get(key));
       if (entry) return entry;
     }
-    if (place.lat === undefined || place.lon === undefined) return undefined;
-    const name = normalisedName(place.name);
-    return entries.find((entry) => !entry.sources.has(place.source) && entry.place.lat !== undefined && entry.place.lon !== undefined
-      && normalisedName(entry.place.name) === name
-      && metresBetween(place.lat!, place.lon!, entry.place.lat, entry.place.lon) <= SAME_PLACE_METRES);
+    return undefined;
   };
 
   /** Merges one batch; the places new to the search, in order. */
   const take = (batch: Place[], ready: Entry[]): void => {
     for (const place of batch) {
-      const keys = keysOf(place);
+      const keys = businessKeysOfPlace(place);
       if (place.lat !== undefined && place.lon !== undefined && !isInArea(area!, place.lat, place.lon)) {
         if (!outsideKeys.has(keys[0])) placesOutside++;
         outsideKeys.add(keys[0]);
@@ -148,11 +148,16 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       if (entry) {
         if (byKey.get(keys[0]) !== entry) duplicates++;
         entry.sources.add(place.source);
-        if (!entry.yielded) fillFrom(entry.place, place);
+        entry.nearPoints.push(...nearPointsOf(keys));
+        if (!entry.yielded) {
+          fillFrom(entry.place, place);
+          // Its listing's id too, so that ownership knows the business by every source's id.
+          if (place.source !== entry.place.source) entry.place.mergedKeys = [...new Set([...(entry.place.mergedKeys ?? []), `${place.source}:${place.placeId}`])].slice(0, 10);
+        }
         for (const key of keys) if (!byKey.has(key)) byKey.set(key, entry);
         continue;
       }
-      const fresh: Entry = { place: { ...place }, yielded: false, sources: new Set([place.source]) };
+      const fresh: Entry = { place: { ...place }, yielded: false, sources: new Set([place.source]), nearPoints: nearPointsOf(keys) };
       entries.push(fresh);
       ready.push(fresh);
       for (const key of keys) if (!byKey.has(key)) byKey.set(key, fresh);
@@ -173,6 +178,7 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       state.done = true;
       if (!signal?.aborted) {
         state.stats.error = (error as Error).message;
+        state.failure = failureCodeOf(error);
         deps.usage?.providerFailed(state.source.name);
       }
       return [];
@@ -189,7 +195,9 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
       while (states.some((state) => !state.done)) {
         const round = await Promise.all(states.map((state) => (state.done ? [] : nextBatch(state))));
         const failed = states.filter((state) => state.stats.error);
-        if (failed.length === states.length) throw new Error(failed.map((state) => state.stats.error).join('; '));
+        if (failed.length === states.length) {
+          throw new PlacesFailure(combinedFailureCode(failed.map((state) => state.failure ?? 'provider_error')), failed.map((state) => state.stats.error).join('; '));
+        }
         const ready: Entry[] = [];
         for (const batch of round) take(batch, ready);
         for (const entry of ready) {
@@ -208,7 +216,7 @@ export function coveredSearch(deps: CoveredSearchDeps, query: PlaceQuery, signal
     coverage() {
       if (!area) return undefined;
       return {
-        area: { name: area.name, boundary: area.boundary },
+        area: { name: area.name, boundary: area.boundary, ...(area.displayName ? { full_name: area.displayName } : {}) },
         sources: Object.fromEntries(states.map((state) => [state.source.name, { ...state.stats }])),
         cells_searched: states.reduce((sum, state) => sum + state.report.cellsSearched, 0),
         cells_saturated: states.reduce((sum, state) => sum + state.report.cellsSaturated, 0),

@@ -19,9 +19,17 @@ function areaFilters(area: GeocodedArea): string[] {
  * whose name contains `nameWord` when there are no tags. Ways and relations come with a centre.
  */
 export function overpassQuery(area: GeocodedArea, tags: OsmTag[], nameWord: string, maxResults: number): string {
+  return `[out:json][timeout:25];\n(\n${statementsOf(area, tags, nameWord)}\n);\nout center tags ${maxResults};`;
+}
+
+/** The same selection counted (`out count;`): how many there are, without their tags. */
+export function overpassCountQuery(area: GeocodedArea, tags: OsmTag[], nameWord: string): string {
+  return `[out:json][timeout:10];\n(\n${statementsOf(area, tags, nameWord)}\n);\nout count;`;
+}
+
+function statementsOf(area: GeocodedArea, tags: OsmTag[], nameWord: string): string {
   const filters = tags.length
     ? tags.map(([key, value]) => `[${quoted(key)}=${quoted(value)}][name]`)
     : [`[name~${quoted(regexLiteral(nameWord))},i]`];
-  const statements = areaFilters(area).flatMap((where) => filters.map((filter) => `  nwr${filter}(${where});`)).join('\n');
-  return `[out:json][timeout:25];\n(\n${statements}\n);\nout center tags ${maxResults};`;
+  return areaFilters(area).flatMap((where) => filters.map((filter) => `  nwr${filter}(${where});`)).join('\n');
 }

@@ -14,6 +14,8 @@ export interface Place {
   lat?: number;
   lon?: number;
   categories?: string[];
+  /** The place keys (`<source>:<id>`) of other sources' listings merged into this one. */
+  mergedKeys?: string[];
 }
 
 export type SourceName = Place['source'];
@@ -87,11 +89,15 @@ export interface GeocodedArea {
   east: number;
   /** What Nominatim calls it ("Würzburg"), or the location as typed. */
   name: string;
+  /** Nominatim's full name of it ("Würzburg, Bayern, Deutschland"). */
+  displayName?: string;
   /** The area is the boundary polygon Nominatim gave, or (a point, a street) its bounding box. */
   boundary: 'polygon' | 'bbox';
   /** With a polygon boundary: its polygons (GeoJSON MultiPolygon coordinates: rings of positions, the first the outer one). */
   polygons?: Position[][][];
   /** ISO 3166 alpha-2, upper case. */
   country?: string;
+  /** The country's name, as Nominatim gives it. */
+  countryName?: string;
   city?: string;
 }

@@ -28,6 +28,12 @@ function placeEmail(place: Place): string | undefined {
 
 const unique = (values: (string | undefined)[]): string[] => [...new Set(values.filter((value): value is string => Boolean(value)))];
 
+/** The place's position when it is one (a provider's odd coordinates must not make the lead unsendable). */
+function positionOf(place: Place): Pick<Lead, 'lat' | 'lon'> {
+  const { lat, lon } = place;
+  return lat !== undefined && lon !== undefined && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : {};
+}
+
 /** Where a contact came from: the page that showed it, or the map listing for the place's own tags. */
 function provenance(kind: 'email' | 'phone', source: ContactSource | undefined, place: Place): Partial<Lead> {
   const url = source?.url ?? `${place.source}:${place.placeId}`;
@@ -65,6 +71,8 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
     ...(site?.socials.length ? { socials: site.socials.map(({ network, url }) => ({ network, url })) } : {}),
     source: place.source,
     place_id: place.placeId,
+    ...positionOf(place),
+    ...(place.mergedKeys?.length ? { merged_keys: place.mergedKeys.filter((key) => key.length <= 500).slice(0, 10) } : {}),
     emails,
     phones,
     ...(emails[0] ? provenance('email', sourceOf(emails[0], placeEmail(place)), place) : {}),

@@ -5,21 +5,23 @@ import type { Db } from '@leadforge/kit/db';
 import { emitEvent } from '@leadforge/kit/events';
 import type { ScraperConfig } from '../config.ts';
 import type { Place } from '../places/index.ts';
-import type { Coverage } from '../places/coveredSearch.ts';
+import { businessKeysOfPlace, type Coverage } from '../places/coveredSearch.ts';
 import type { PlacesSearch } from '../places/placesSearchFor.ts';
 import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from './leadOfPlace.ts';
 import type { SiteEnricher } from '../crawl/siteEnrichment.ts';
 import { withEmailVerdict } from './emailVerdictOfLead.ts';
 import type { MailDomainLookup } from '../verdicts/emailVerdict.ts';
 import { isOutboundError } from '@leadforge/kit/outbound';
-import { placeBusinessKeysOf } from '@leadforge/contracts/businessKeys.ts';
+import { KnownBusinesses } from '@leadforge/contracts/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../metrics.ts';
 import { foundEmptyWithin, recordSiteFindings } from '../crawl/emptySites.ts';
 import type { Lease } from '@leadforge/kit/work';
 import { addProgress, contactKeysTaken, processedPlaceKeys, recordPlaces, type JobRow, type PlaceRecord } from './jobStore.ts';
 import { OrderedBatcher } from './orderedBatcher.ts';
+import { failureCodeOf, PlacesFailure } from '../places/placesFailure.ts';
 
 export type FinishReason = EventData<'scrape.finished'>['reason'];
+type SourceFailure = NonNullable<EventData<'scrape.finished'>['failure']>;
 /** Why a run stops: a finish reason, or a reason to leave the job to another worker. */
 export type StopReason = FinishReason | 'lease_lost' | 'shutdown';
 
@@ -80,10 +82,12 @@ export class SearchRun {
   private placesSeen = 0;
   /** Places skipped as businesses the user already has (the same count again after a takeover: it walks the same places). */
   private knownSkipped = 0;
-  private readonly knownKeys: Set<string>;
+  private readonly known: KnownBusinesses;
+  private readonly knownPlaces: number;
   private sent: number;
   private stopReason?: StopReason;
   private sourceError?: string;
+  private sourceFailure?: SourceFailure;
   private coverage: () => Coverage | undefined = () => undefined;
   private changed?: () => void;
   private readonly job: JobRow;
@@ -91,7 +95,8 @@ export class SearchRun {
   constructor(private readonly lease: Lease<JobRow>, private readonly deps: SearchRunDeps) {
     this.job = lease.row;
     this.sent = this.job.leads_sent;
-    this.knownKeys = new Set(this.job.known_business_keys ?? []);
+    this.known = new KnownBusinesses(this.job.known_business_keys ?? []);
+    this.knownPlaces = (this.job.known_business_keys ?? []).filter((key) => key.startsWith('place:')).length;
     this.results = new OrderedBatcher((batch) => this.commit(batch), (error) => {
       if (error instanceof LeaseLost) {
         this.stop('lease_lost');
@@ -139,7 +144,7 @@ export class SearchRun {
     }
     const reason: StopReason = this.stopReason ?? (this.sourceError ? 'source_failed' : 'done');
     if (reason === 'lease_lost' || reason === 'shutdown') return reason;
-    return this.finish(reason, reason === 'source_failed' ? this.sourceError : undefined);
+    return reason === 'source_failed' ? this.finish(reason, this.sourceError, this.sourceFailure) : this.finish(reason);
   }
 
   private stop(reason: StopReason): void {
@@ -160,8 +165,7 @@ export class SearchRun {
     const signal = this.controller.signal;
     try {
       // Known places come back from the source too: ask for them on top of the wanted ones.
-      const knownPlaces = [...this.knownKeys].filter((key) => key.startsWith('place:')).length;
-      const search = this.deps.placesSearch({ industry: job.industry, location: job.location, limit: placesWanted(job.quantity + knownPlaces) }, signal);
+      const search = this.deps.placesSearch({ industry: job.industry, location: job.location, limit: placesWanted(job.quantity + this.knownPlaces) }, signal);
       this.coverage = search.coverage;
       for await (const place of search.places) {
         if (this.stopReason) break;
@@ -169,8 +173,8 @@ export class SearchRun {
         const key = placeKeyOf(place);
         if (this.processed.has(key)) continue;
         this.processed.add(key);
-        const businessKeys = placeBusinessKeysOf(key, place.website);
-        if (businessKeys.some((known) => this.knownKeys.has(known))) {
+        const businessKeys = businessKeysOfPlace(place);
+        if (this.known.has(businessKeys)) {
           this.knownSkipped++;
           continue;
         }
@@ -183,6 +187,8 @@ export class SearchRun {
     } catch (error) {
       if (!this.stopReason) {
         this.sourceError = (error as Error).message;
+        const candidates = error instanceof PlacesFailure ? error.candidates.slice(0, 10).map((name) => storableText(name).slice(0, 300)) : [];
+        this.sourceFailure = { code: failureCodeOf(error), ...(candidates.length ? { candidates } : {}) };
         this.deps.log.warn({ err: error, searchId: job.search_id }, 'places source failed');
       }
     }
@@ -323,7 +329,7 @@ export class SearchRun {
   }
 
   /** Closes the job and announces the outcome with its stats, if this worker still owns it. */
-  private async finish(reason: FinishReason, rawError?: string): Promise<StopReason> {
+  private async finish(reason: FinishReason, rawError?: string, failure?: SourceFailure): Promise<StopReason> {
     const { search_id: searchId } = this.job;
     const error = rawError === undefined ? undefined : storableText(rawError);
     const finished = await this.deps.db.transaction(async (trx) => {
@@ -339,9 +345,10 @@ export class SearchRun {
         ...(coverage ? { coverage } : {}),
         stats: {
           total_found: job.leads_sent, with_email: job.with_email, with_phone: job.with_phone, with_website: job.with_website,
-          ...(this.knownKeys.size ? { known_skipped: knownSkipped } : {}),
+          ...(this.known.size ? { known_skipped: knownSkipped } : {}),
         },
         ...(error ? { error: error.slice(0, 1000) } : {}),
+        ...(failure ? { failure } : {}),
       });
       return true;
     });

@@ -18,7 +18,42 @@ export const FIXTURE_AREA = { south: 51.28, north: 51.69, west: -0.51, east: 0.3
 /** "area-3" geocodes three degrees north of the fixture area: its own slice of the places. */
 const areaShift = (query: string): number => Number(/\barea-(\d+)\b/i.exec(query)?.[1] ?? 0);
 
+/** A town of the fixture world, its places those of "area-5" (its box is that slice's). */
+export const FIXTURE_TOWN = { name: 'Lindenfeld', displayName: 'Lindenfeld, Landkreis Bergstraße, Hessen, Germany', shortName: 'Lindenfeld, Germany', shift: 5 };
+/** A name three places share, none much better known than the others: a search of it is ambiguous. */
+export const FIXTURE_AMBIGUOUS = {
+  name: 'Neustadt',
+  places: ['Neustadt an der Weinstraße, Rheinland-Pfalz, Germany', 'Neustadt in Holstein, Ostholstein, Schleswig-Holstein, Germany', 'Neustadt bei Coburg, Landkreis Coburg, Bayern, Germany'],
+};
+/** A place that does not exist: Nominatim answers an empty list. */
+export const FIXTURE_NOWHERE = 'Atlantis';
+
+/** One jsonv2 result of a town in Germany, its box `shift` degrees north of the fixture area. */
+function germanTown(displayName: string, shift: number, importance: number, id: number): unknown {
+  const [name, ...rest] = displayName.split(', ');
+  return {
+    place_id: 100_000 + id, licence: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright',
+    osm_type: 'relation', osm_id: 200_000 + id, lat: String(51.5 + shift), lon: '-0.12',
+    category: 'boundary', type: 'administrative', place_rank: 16, importance, addresstype: 'town',
+    name, display_name: displayName,
+    address: { town: name, ...(rest.length > 2 ? { county: rest[0] } : {}), state: rest.at(-2), country: 'Germany', country_code: 'de' },
+    boundingbox: [String(FIXTURE_AREA.south + shift), String(FIXTURE_AREA.north + shift), String(FIXTURE_AREA.west), String(FIXTURE_AREA.east)],
+  };
+}
+
+/**
+ * Nominatim's search: Atlantis is nowhere, Neustadt three places, Lindenfeld one town (its full name
+ * too); every other text is London (or, with "area-N", a slice of the places N degrees north).
+ */
 export function nominatimSearch(query: string): unknown {
+  const folded = query.toLowerCase();
+  if (folded.includes(FIXTURE_NOWHERE.toLowerCase())) return [];
+  if (folded.includes(FIXTURE_AMBIGUOUS.name.toLowerCase())) {
+    const exact = FIXTURE_AMBIGUOUS.places.findIndex((place) => place.toLowerCase() === folded.trim());
+    const places = FIXTURE_AMBIGUOUS.places.map((place, i) => germanTown(place, 10 + i, 0.5 - i * 0.02, i + 1));
+    return exact >= 0 ? [places[exact]] : places;
+  }
+  if (folded.includes(FIXTURE_TOWN.name.toLowerCase())) return [germanTown(FIXTURE_TOWN.displayName, FIXTURE_TOWN.shift, 0.45, 0)];
   const shift = areaShift(query);
   return [{
     place_id: 344_385_499,
@@ -47,6 +82,11 @@ export function overpassInterpreter(allPlaces: FixturePlace[], query: string, pe
   const south = Number(/\((-?[\d.]+),/.exec(query)?.[1] ?? FIXTURE_AREA.south);
   const area = Math.max(0, Math.round(south - FIXTURE_AREA.south));
   const places = perArea ? allPlaces.slice(area * perArea, (area + 1) * perArea) : allPlaces;
+  // `out count;`: how many the selection holds, as Overpass counts them (all nodes here).
+  if (/\bout count;/.test(query)) {
+    const total = String(places.length);
+    return { version: 0.6, generator: 'Overpass API 0.7.62.8 e802775f', elements: [{ type: 'count', id: 0, tags: { nodes: total, ways: '0', relations: '0', total } }] };
+  }
   const limit = Number(/out[^;]*?\s(\d+)\s*;/.exec(query)?.[1] ?? places.length);
   return {
     version: 0.6,

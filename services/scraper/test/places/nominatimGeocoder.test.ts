@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { OutboundError } from '@leadforge/kit/outbound';
 import { createNominatimGeocoder } from '../../src/places/nominatimGeocoder.ts';
+import { createLocationLookup } from '../../src/places/locationLookup.ts';
+import { combinedFailureCode, failureCodeOf, PlacesFailure } from '../../src/places/placesFailure.ts';
 import { fixtureFetch, readFixture } from './fixtureFetch.ts';
 
 const nominatim = (file: string): unknown => readFixture('nominatim', file);
@@ -14,7 +17,7 @@ describe('Nominatim geocoding', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       format: 'jsonv2',
       addressdetails: '1',
-      limit: '1',
+      limit: '5',
       polygon_geojson: '1',
       polygon_threshold: '0.0005',
       q: 'Portland Head Light, Maine',
@@ -48,8 +51,8 @@ describe('Nominatim geocoding', () => {
 
   it('remembers geocodes and reports unknown locations', async () => {
     const { fetchJson, requests } = fixtureFetch({
-      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=Krasnoyarsk`]: [nominatim('search-krasnoyarsk-address-ru.json')],
-      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=1&polygon_geojson=1&polygon_threshold=0.0005&q=Atlantis`]: [[]],
+      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=5&polygon_geojson=1&polygon_threshold=0.0005&q=Krasnoyarsk`]: [nominatim('search-krasnoyarsk-address-ru.json')],
+      [`${BASE}/search?format=jsonv2&addressdetails=1&limit=5&polygon_geojson=1&polygon_threshold=0.0005&q=Atlantis`]: [[]],
     });
     const geocode = createNominatimGeocoder(fetchJson, BASE);
     await geocode('Krasnoyarsk');
@@ -65,5 +68,58 @@ describe('Nominatim geocoding', () => {
     await geocode('Krasnoyarsk');
     await geocode('Krasnoyarsk');
     expect(requests).toHaveLength(2);
+  });
+
+  const town = (displayName: string, importance: number) => ({
+    name: displayName.split(', ')[0], display_name: displayName, importance, addresstype: 'town',
+    boundingbox: ['49.5', '49.6', '8.7', '8.8'], address: { town: displayName.split(', ')[0], country: 'Germany', country_code: 'de' },
+  });
+  const NEUSTADTS = [town('Neustadt an der Weinstraße, Rheinland-Pfalz, Germany', 0.5), town('Neustadt in Holstein, Schleswig-Holstein, Germany', 0.45)];
+
+  it('fails a name two places share, nearly as well known, as location_ambiguous with their full names; the full name of one is that one', async () => {
+    const { fetchJson } = fixtureFetch({ [BASE]: [NEUSTADTS] });
+    const geocode = createNominatimGeocoder(fetchJson, BASE);
+    const failure = await geocode('Neustadt').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PlacesFailure);
+    expect(failure).toMatchObject({ code: 'location_ambiguous', candidates: NEUSTADTS.map((place) => place.display_name) });
+    expect(await geocode('neustadt in holstein, schleswig-holstein, germany')).toMatchObject({ name: 'Neustadt in Holstein', displayName: NEUSTADTS[1].display_name, countryName: 'Germany' });
+  });
+
+  it('takes the first of several when it is much better known (London, England before London, Ontario)', async () => {
+    const { fetchJson } = fixtureFetch({ [BASE]: [[town('London, England, United Kingdom', 0.9), town('London, Ontario, Canada', 0.5)]] });
+    expect(await createNominatimGeocoder(fetchJson, BASE)('London')).toMatchObject({ displayName: 'London, England, United Kingdom' });
+  });
+
+  it('offers the places of the first part of an unknown location as did-you-mean', async () => {
+    const { fetchJson, requests } = fixtureFetch({ [`${BASE}/search?format=jsonv2&addressdetails=1&limit=5&polygon_geojson=1&polygon_threshold=0.0005&q=`]: [[]], [BASE]: [[town('Lindenfeld, Hessen, Germany', 0.4)]] });
+    const failure = await createNominatimGeocoder(fetchJson, BASE)('Lindenfeld, Atlantis').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'location_not_found', candidates: ['Lindenfeld, Hessen, Germany'] });
+    expect(new URL(requests[1].url).searchParams.get('q')).toBe('Lindenfeld');
+  });
+
+  it('tells the failures apart by what the provider did', () => {
+    const status = (code: number) => new OutboundError('http_status', `answered ${code}`, BASE, code);
+    expect(failureCodeOf(new OutboundError('network', 'ECONNREFUSED', BASE))).toBe('provider_unreachable');
+    expect(failureCodeOf(new OutboundError('timeout', 'timed out', BASE))).toBe('provider_unreachable');
+    expect(failureCodeOf(status(503))).toBe('provider_unreachable');
+    expect(failureCodeOf(status(429))).toBe('provider_quota_exhausted');
+    expect(failureCodeOf(new OutboundError('quota_exhausted', 'quota', BASE))).toBe('provider_quota_exhausted');
+    expect(failureCodeOf(status(403))).toBe('provider_error');
+    expect(failureCodeOf(new Error('Overpass API error: runtime error'))).toBe('provider_error');
+    expect(combinedFailureCode(['no_source_configured', 'provider_unreachable'])).toBe('provider_unreachable');
+    expect(combinedFailureCode(['no_source_configured', 'no_source_configured'])).toBe('no_source_configured');
+  });
+
+  it('looks locations up for a type-ahead: each match with its kind and box, the same text answered from memory', async () => {
+    const { fetchJson, requests } = fixtureFetch({ [BASE]: [NEUSTADTS] });
+    const lookup = createLocationLookup({ fetchJson, nominatimUrl: BASE, cacheMs: 60_000 });
+    const answer = await lookup('Neustadt');
+    expect(answer.ambiguous).toBe(true);
+    expect(answer.locations[0]).toEqual({
+      name: NEUSTADTS[0].display_name, short_name: 'Neustadt an der Weinstraße, Germany', country: 'Germany', country_code: 'DE', kind: 'town',
+      boundary: { type: 'bbox', bbox: [8.7, 49.5, 8.8, 49.6] },
+    });
+    await lookup('  NEUSTADT ');
+    expect(requests).toHaveLength(1);
   });
 });
