@@ -55,7 +55,7 @@ describe('searches of an area after one of its contacts opted out, through the g
 
     // Past its 48 hours the link changes nothing, and says why.
     const lateLink = await confirmLinkOf('never-listed@nowhere.example');
-    expect(lateLink.startsWith(`${product.stack.url}/opt-out/confirm?token=`)).toBe(true);
+    expect(new URL(lateLink).pathname).toBe('/opt-out/confirm');
     await clockAhead(49 * 3600_000);
     try {
       expect(await product.api('POST', '/api/opt-out/confirm', { token: tokenOf(lateLink) }))
