@@ -116,7 +116,14 @@ async function measure(kind: TestDatabaseKind) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Bench Admin', email: ADMIN_EMAIL, password: 'secret123' }),
     });
-    const token = ((await reg.json()) as { access_token: string }).access_token;
+    const registered = (await reg.json()) as { access_token: string; user: { id: string } };
+    const token = registered.access_token;
+    // ADMIN_EMAILS waits for a verified address; the operator's promotion (as `npm run user:promote`) does not.
+    await fetch(`${auth.url}/internal/users/${registered.user.id}/role`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': auth.ctx.config.internalToken },
+      body: JSON.stringify({ role: 'admin' }),
+    });
     const seeded = await seed(admin.ctx.db);
     const base = `${admin.url}/api/admin`;
 

@@ -13,6 +13,7 @@ import { treeRssMb } from './support/processTree.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
+import { registerAdmin } from '../test/support/verifiedAdmin.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
 const PLACES = 200;
@@ -40,8 +41,7 @@ async function scenario(port: number, replicas: number) {
     const api = apiClient(stack.url);
     const components = stack.topology().components;
     const idleMb = components.reduce((sum, c) => sum + treeRssMb(c.pid), 0);
-    const admin = await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
-    const adminAuth = bearer(admin.body.access_token);
+    const adminAuth = bearer((await registerAdmin(api, stack.dataDir, { name: 'Bench Admin', email: ADMIN, password: 'secret123' })).token);
     // One searcher per search: a user runs at most two searches at once.
     const searchers: Record<string, string>[] = [];
     for (let i = 0; i < SEARCHES; i++) {

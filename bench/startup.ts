@@ -19,6 +19,7 @@ import { apiClient, bearer } from '../test/support/api.ts';
 import { isolatedEnv, nodeArgsOf } from '../test/support/productProcess.ts';
 import { fixtureWebEnv } from '../test/support/distributedStack.ts';
 import { reportFigures } from './benchResults.ts';
+import { registerAdmin } from '../test/support/verifiedAdmin.ts';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
@@ -91,10 +92,10 @@ try {
   const firstReadyMs = await firstOk(first, `${base}/`);
   await sleep(IDLE_SETTLE_MS);
   const firstIdleMb = treeRssMb(first.child.pid!);
-  const admin = await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
+  const admin = await registerAdmin(api, dataDir, { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
   const user = await api('POST', '/api/auth/register', { name: 'Bench User', email: USER, password: 'secret123' });
-  if (user.status !== 201 || admin.status !== 201) throw new Error(`register: ${user.status} ${admin.status}`);
-  const credited = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: PLACES }, bearer(admin.body.access_token));
+  if (user.status !== 201) throw new Error(`register: ${user.status}`);
+  const credited = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: PLACES }, bearer(admin.token));
   if (credited.status !== 200) throw new Error(`update-credits: ${credited.status} ${JSON.stringify(credited.body)}`);
   await stop(first);
 

@@ -21,7 +21,7 @@ try {
   } else if (user.role === 'admin') {
     console.log(`${user.email} is already an administrator.`);
   } else {
-    await promoteAdmins(db, [email]);
+    await promoteAdmins(db, [email], { verifiedOnly: false });
     console.log(`${user.email} is now an administrator (the change is announced to other services at the next start).`);
   }
 } finally {

@@ -5,6 +5,7 @@ import { startLocalStack, type LocalStackProcess } from '../support/localStack.t
 import { apiClient, bearer } from '../support/api.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { axeFindings, elementsPastTheEdge, sidewaysOverflow, type AxeFinding } from '../support/accessibility.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -74,7 +75,7 @@ describe.skipIf(!chromiumAvailable)('every page at 1280x800 and 390x844: no side
       launchBrowser(),
     ]);
     const api = apiClient(stack.url);
-    tokens.admin = (await api('POST', '/api/auth/register', ADMIN)).body.access_token;
+    tokens.admin = (await registerAdmin(api, stack.dataDir, ADMIN)).token;
     const registered = (await api('POST', '/api/auth/register', USER)).body;
     tokens.user = registered.access_token;
     userId = registered.user.id;

@@ -6,6 +6,7 @@ import { startLocalStack, type LocalStackProcess } from '../support/localStack.t
 import { apiClient, bearer } from '../support/api.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { sidewaysOverflow } from '../support/accessibility.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const ADMIN = { name: 'Boss Admin', email: 'boss@example.com', password: 'secret123' };
 const PLAIN = { name: 'Plain Pat', email: 'pat@example.com', password: 'secret123' };
@@ -42,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('the Enhanced Admin Panel in the browser (ne
       launchBrowser(),
     ]);
     const api = apiClient(stack.url);
-    adminToken = (await api('POST', '/api/auth/register', ADMIN)).body.access_token;
+    adminToken = (await registerAdmin(api, stack.dataDir, ADMIN)).token;
     await api('POST', '/api/auth/register', PLAIN);
     for (let i = 1; i <= EXTRA_USERS; i++) {
       await api('POST', '/api/auth/register', { name: `Customer ${String(i).padStart(2, '0')}`, email: `customer${i}@shop.example`, password: 'secret123' });

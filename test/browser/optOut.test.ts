@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
 import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
 import { ADMIN_EMAIL, startProductAround, type ProductAround } from '../support/productAround.ts';
+import { waitForMail } from '@leadforge/testing';
 
 const missing = ['billing', 'scraper', 'leads'].filter((name) => !SERVICE_DEFINITIONS.some((def) => def.name === name));
 const why = [
@@ -86,7 +88,7 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     await shot(page, 'owned-included');
   }, 90_000);
 
-  it('the footer links /opt-out; an email is removed at once and blanked in the past search', async () => {
+  it('the footer links /opt-out; an email is removed only once its owner confirms on the mailed link\'s page, then blanked in the past search', async () => {
     const auth = { authorization: `Bearer ${userToken}` };
     const userLeads = async () => {
       const { searches } = (await product.api('GET', '/api/lead-searches', undefined, auth)).body;
@@ -112,16 +114,31 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     await page.getByLabel('Reason (optional)').fill('Please stop');
     await shot(page, 'opt-out-page');
     await page.getByRole('button', { name: 'Remove my details' }).click();
-    await page.getByRole('status').filter({ hasText: 'removed from every search' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'nothing is removed until it is opened' }).waitFor();
     await shot(page, 'opt-out-done');
+    // Asked is not done.
+    expect((await userLeads()).some((lead) => lead.email.toLowerCase() === email.toLowerCase())).toBe(true);
+    // A website waits for an administrator (the next test decides it).
+    expect((await product.api('POST', '/api/opt-out', { website: 'https://www.leave-us-out.org/contact' })).status).toBe(202);
 
-    await page.getByRole('button', { name: 'Send another request' }).click();
-    await page.getByLabel('Website').fill('https://www.leave-us-out.org/contact');
-    await page.getByRole('button', { name: 'Remove my details' }).click();
-    await page.getByRole('status').filter({ hasText: 'an administrator will check' }).waitFor();
-
+    const mail = await waitForMail(path.join(product.dataDir, 'mail'), email.toLowerCase(), /^Confirm that Leadforge should leave out your email address$/, 30_000);
+    const mailed = new URL(mail.links.find((l) => l.includes('/opt-out/confirm?token='))!);
+    // The link names the product's PUBLIC_URL; this product listens on a port of its own.
+    const link = `${product.stack.url}${mailed.pathname}${mailed.search}`;
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Confirm your opt-out', level: 1 }).waitFor();
+    await shot(page, 'opt-out-confirm');
+    await page.getByRole('button', { name: 'Confirm the opt-out' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your opt-out is confirmed' }).waitFor();
+    await shot(page, 'opt-out-confirmed');
     expect((await userLeads()).some((lead) => lead.email.toLowerCase() === email.toLowerCase())).toBe(false);
-  }, 60_000);
+
+    // The spent link says so on the page.
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Confirm the opt-out' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This confirmation link is invalid or was used already' }).waitFor();
+    await shot(page, 'opt-out-confirm-spent');
+  }, 90_000);
 
   it('the admin tab "Opt-outs" shows what approving a website blanks before it is approved; the website covers its host only', async () => {
     const admin = (await product.api('POST', '/api/auth/login', { email: ADMIN_EMAIL, password: 'secret123' })).body.access_token as string;
@@ -135,7 +152,7 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     await pending.getByRole('button', { name: 'Approve' }).click();
     await dialog.getByText('This approval blanks no leads in past searches: it covers leave-us-out.org and its subdomains.').waitFor();
     await dialog.getByRole('button', { name: 'Approve' }).click();
-    await page.locator('.admin-notices').getByRole('status').filter({ hasText: 'Website suppressed' }).waitFor();
+    await page.locator('.admin-notices').getByRole('status').filter({ hasText: 'Opt-out approved' }).waitFor();
     await pending.getByText('approved').waitFor();
     await page.getByTestId('suppression-list').getByText('leave-us-out.org', { exact: true }).waitFor();
 
@@ -148,7 +165,7 @@ describe.skipIf(why.length > 0)(`never pay twice and opt-out in the browser${why
     const onHost = (lead: { website: string; email: string }) => (lead.website && new URL(lead.website).hostname === host) || lead.email.endsWith(`@${host}`);
     const leads = leadsOf.flat().filter(onHost).length;
     const inSearches = leadsOf.filter((list) => list.some(onHost)).length;
-    expect((await product.api('POST', '/api/opt-out', { website: `https://${host}/` })).status).toBe(201);
+    expect((await product.api('POST', '/api/opt-out', { website: `https://${host}/` })).status).toBe(202);
     await page.reload();
     const row = table.locator('tr').filter({ hasText: host });
     await row.getByRole('button', { name: 'Approve' }).click();

@@ -31,6 +31,7 @@ import { processAlive } from '../support/productProcess.ts';
 import { describePrometheusWatching } from './prometheusWatching.ts';
 import { describeSupervision } from './supervisedCrashes.ts';
 import { waitFor } from '@leadforge/testing';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -95,9 +96,7 @@ describe.skipIf(Boolean(missing))(`the product in its production shape (services
     };
     stack = await startDistributedStack({ env, runtime });
     api = apiClient(stack.url);
-    const admin = await api('POST', '/api/auth/register', { name: 'Dist Admin', email: ADMIN, password: 'secret123' });
-    expect(admin.body.user.role).toBe('admin');
-    adminAuth = bearer(admin.body.access_token);
+    adminAuth = bearer((await registerAdmin(api, stack.dataDir, { name: 'Dist Admin', email: ADMIN, password: 'secret123' })).token);
   }, 900_000);
   afterAll(async () => {
     await stack?.stop();

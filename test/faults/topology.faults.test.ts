@@ -23,6 +23,7 @@ import { apiClient, bearer } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { groupsBehind } from '../support/kafkaGroups.ts';
 import { waitFor } from '@leadforge/testing';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const missing = missingPrerequisites();
 const skipReason = missing ? ` (skipped: ${missing.what} missing; ${missing.install})` : '';
@@ -133,9 +134,7 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
     });
     api = apiClient(stack.url);
     postgresPort = Number(new URL(stack.component('postgres').url!).port);
-    const admin = await api('POST', '/api/auth/register', { name: 'Faults Admin', email: ADMIN, password: 'secret123' });
-    expect(admin.body.user.role).toBe('admin');
-    adminAuth = bearer(admin.body.access_token);
+    adminAuth = bearer((await registerAdmin(api, stack.dataDir, { name: 'Faults Admin', email: ADMIN, password: 'secret123' })).token);
   }, 600_000);
 
   afterAll(async () => {

@@ -32,7 +32,7 @@ const NOT_FOR_THE_CHART: Record<string, string[]> = {
     'KAFKA_TOPIC_PREFIX', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_SSL', 'KAFKA_SSL_CA_FILE',
   ],
   'the chart gives each service its own `<SERVICE>_DATABASE_URL`': ['DATABASE_URL'],
-  'refused in production or only for loopback runs': ['LEADFORGE_STAND_INS', 'LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS'],
+  'refused in production or only for loopback runs': ['LEADFORGE_STAND_INS', 'LEADS_WEBHOOKS_ALLOW_PRIVATE_NETWORKS', 'CLOCK_FILE'],
   'the older form of `PLACES_SOURCES`, which the chart sets': ['PLACES_SOURCE'],
   'read by the local launchers only': ['SCRAPER_REPLICAS', 'PROMETHEUS_RULE_TIME_SCALE', 'LEADFORGE_RUNTIME', 'PROMETHEUS_INTERVAL'],
   'the local gateway\'s: a cluster serves the web app from its image': ['WEB_DIST'],

@@ -17,6 +17,8 @@ export type SourceMode = 'full' | 'twelve' | 'fourteen' | 'down' | 'unreachable'
 
 export interface ProductAround extends ProductAccounts {
   stack: RunningStack;
+  /** Its DATA_DIR: the `.eml` mail is under `mail/`. */
+  dataDir: string;
   web: FixtureWeb;
   api: ReturnType<typeof apiClient>;
   setSource(mode: SourceMode): void;
@@ -69,13 +71,14 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
   const source = `http://127.0.0.1:${(switchboard.address() as AddressInfo).port}`;
 
   const services = SERVICE_DEFINITIONS.map((def) => (def.name === 'scraper' ? createScraperService({ lookup: web.loopbackLookup, route: web.route }) : def));
+  const dataDir = await freshDataDir('leadforge-leads-');
   const stack = await startStack({
     port: 0,
     webDist: DEFAULT_WEB_DIST,
     services,
     env: {
       ...process.env,
-      DATA_DIR: await freshDataDir('leadforge-leads-'),
+      DATA_DIR: dataDir,
       DATABASE_URL: '',
       TEST_DATABASE_URL: '',
       KAFKA_BROKERS: '',
@@ -95,10 +98,11 @@ export async function startProductAround(options: { latencyMs?: number; sites?: 
   });
   const api = apiClient(stack.url);
 
-  const accounts = await productAccounts(api);
+  const accounts = await productAccounts(api, dataDir);
 
   return {
     stack,
+    dataDir,
     web,
     api,
     setSource: (next) => { mode = next; },

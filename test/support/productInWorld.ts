@@ -18,13 +18,14 @@ export interface ProductInWorld extends ProductAccounts {
  */
 export async function startProductInWorld(world: SimulatedWorld, env: NodeJS.ProcessEnv = {}): Promise<ProductInWorld> {
   const services = SERVICE_DEFINITIONS.map((def) => (def.name === 'scraper' ? createScraperService({ lookup: world.lookup, route: world.route }) : def));
+  const dataDir = await freshDataDir('leadforge-world-');
   const stack = await startStack({
     port: 0,
     webDist: DEFAULT_WEB_DIST,
     services,
     env: {
       ...process.env,
-      DATA_DIR: await freshDataDir('leadforge-world-'),
+      DATA_DIR: dataDir,
       DATABASE_URL: '',
       TEST_DATABASE_URL: '',
       KAFKA_BROKERS: '',
@@ -48,7 +49,7 @@ export async function startProductInWorld(world: SimulatedWorld, env: NodeJS.Pro
     },
   });
   const api = apiClient(stack.url);
-  const accounts = await productAccounts(api);
+  const accounts = await productAccounts(api, dataDir);
   return {
     stack,
     api,

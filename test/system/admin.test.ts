@@ -4,6 +4,7 @@ import { ROUTES, SERVICES, type RouteEntry, type ServiceName } from '@leadforge/
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const ADMIN_ROUTES = ROUTES.filter((r) => r.access === 'admin');
 const ADMIN_EMAIL = 'chief@example.com';
@@ -74,9 +75,9 @@ describe('admin through the local stack, started as `npm start` starts it', () =
     }
     stack = await startLocalStack({ env });
     api = apiClient(stack.url);
-    const admin = await register('Chief Admin', ADMIN_EMAIL);
-    tokens.admin = admin.access_token;
-    adminId = admin.user.id;
+    const admin = await registerAdmin(api, stack.dataDir, { name: 'Chief Admin', email: ADMIN_EMAIL, password: 'secret123' });
+    tokens.admin = admin.token;
+    adminId = admin.id;
     tokens.user = (await register('Plain User', 'plain.user@example.com')).access_token;
     ids.target = (await register('Target User', 'target.user@example.com')).user.id;
   }, 180_000);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -78,9 +79,7 @@ describe('billing through the gateway, with the built-in test checkout (npm star
   });
 
   it('lets an admin read and switch the payment mode', async () => {
-    const admin = await register(api, { email: 'billing-admin@example.com' });
-    expect(admin.body.user.role).toBe('admin');
-    const token = admin.body.access_token;
+    const { token } = await registerAdmin(api, stack.dataDir, { name: 'Billing Admin', email: 'billing-admin@example.com', password: 'secret123' });
     expect((await api('GET', '/api/admin/paypal-config', undefined, bearer(token))).body).toMatchObject({ sandbox_mode: true, client_id: '', mode: 'test' });
     const switched = await api('POST', '/api/admin/paypal-config', { sandbox_mode: false }, bearer(token));
     expect(switched.body.message).toBe('Saved: PayPal live mode. No PayPal credentials are configured, so the built-in test checkout stays in use.');

@@ -3,6 +3,7 @@ import { waitFor } from '@leadforge/testing';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer, type ApiResponse } from '../support/api.ts';
 import { startSiteVerifyStandIn } from '../../services/contact/test/support/siteverifyStandIn.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 const FAILED = 'reCAPTCHA verification failed. Please try again.';
 const PER_HOUR = 9;
@@ -47,8 +48,8 @@ describe('the contact form through the gateway, with reCAPTCHA pointed at a site
     expect(res).toMatchObject({ status: 201, body: { success: true } });
     expect(google.requests.at(-1)).toMatchObject({ secret: google.secret, response: token, remoteip: expect.stringMatching(/127\.0\.0\.1|::1/) });
 
-    const admin = await api('POST', '/api/auth/register', { name: 'Contact Admin', email: 'contact-admin@example.com', password: 'secret123' });
-    const read = () => api('GET', '/api/admin/enhanced-stats?include=contact_submissions', undefined, bearer(admin.body.access_token));
+    const admin = await registerAdmin(api, stack.dataDir, { name: 'Contact Admin', email: 'contact-admin@example.com', password: 'secret123' });
+    const read = () => api('GET', '/api/admin/enhanced-stats?include=contact_submissions', undefined, bearer(admin.token));
     const listed: { id: string }[] = await waitFor(async () => (await read()).body.contact_submissions ?? [], {
       until: (submissions: { id: string }[]) => submissions.some((s) => s.id === res.body.submission_id),
       what: 'the message in the admin panel',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api.ts';
 import { fuzzRoutes, type FuzzTokens } from '../support/fuzz.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 /** Nothing answers here: a request the fuzzer made valid by accident still never leaves the machine. */
 const NOWHERE = 'http://127.0.0.1:9';
@@ -39,7 +40,7 @@ describe('hostile input never stops the product (npm start)', () => {
       expect(res.status).toBe(201);
       return res.body.access_token as string;
     };
-    tokens = { user: await register('fuzz-user@example.com'), admin: await register('fuzz-admin@example.com') };
+    tokens = { user: await register('fuzz-user@example.com'), admin: (await registerAdmin(api, stack.dataDir, { name: 'Fuzz', email: 'fuzz-admin@example.com', password: 'fuzz-password-1' })).token };
   }, 300_000);
   afterAll(async () => { await stack?.stop(); });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 
 /**
  * The Proxy Stats tab's calls through the gateway, on the product started as `npm start` starts
@@ -28,9 +29,7 @@ describe('scraper admin endpoints through the gateway', () => {
       },
     });
     api = apiClient(stack.url);
-    const boss = await api('POST', '/api/auth/register', { name: 'Boss', email: 'boss@example.com', password: 'secret123' });
-    expect(boss.body.user.role).toBe('admin');
-    admin = bearer(boss.body.access_token);
+    admin = bearer((await registerAdmin(api, stack.dataDir, { name: 'Boss', email: 'boss@example.com', password: 'secret123' })).token);
     const plain = await api('POST', '/api/auth/register', { name: 'Plain', email: 'plain@example.com', password: 'secret123' });
     user = bearer(plain.body.access_token);
   }, 180_000);

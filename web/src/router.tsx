@@ -4,6 +4,7 @@ import { AdminPage } from './admin/AdminPage';
 import { AffiliatePage } from './affiliate/AffiliatePage';
 import { ContactPage } from './contact/ContactPage';
 import { OptOutPage } from './optOut/OptOutPage';
+import { OptOutConfirmPage } from './optOut/OptOutConfirmPage';
 import { CreditsPage } from './billing/CreditsPage';
 import { DashboardPage } from './leads/DashboardPage';
 import { DevelopersPage } from './developers/DevelopersPage';
@@ -14,6 +15,7 @@ import { MonitorsPage } from './monitors/MonitorsPage';
 import { PromoPage } from './billing/PromoPage';
 import { RegisterPage } from './account/RegisterPage';
 import { ResetPasswordPage } from './account/ResetPasswordPage';
+import { VerifyEmailPage } from './account/VerifyEmailPage';
 import { SearchesPage } from './leads/SearchesPage';
 import { SearchPage } from './leads/SearchPage';
 import { SettingsPage } from './account/SettingsPage';
@@ -35,12 +37,14 @@ export const router = createBrowserRouter(
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
       <Route path="/promo/cbc500" element={<PromoPage />} />
 
       <Route element={<AppLayout />}>
         <Route index element={<HomePage />} />
         <Route path="/contact" element={<ContactPage />} />
         <Route path="/opt-out" element={<OptOutPage />} />
+        <Route path="/opt-out/confirm" element={<OptOutConfirmPage />} />
       </Route>
 
       {/* The guard sits outside the layout so its loading state can fill the screen. */}

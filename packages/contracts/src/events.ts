@@ -57,6 +57,9 @@ export const UserRegistered = Type.Object({
   promo_claim_hash: Type.Optional(Type.String()),
   /** false when the address belonged to a deleted account: one signup grant per address, ever. */
   signup_grant: Type.Optional(Type.Boolean()),
+  /** The client address the registration came from, and the SPA's device cookie: what tells a referrer's own second account. */
+  signup_address: Type.Optional(Type.String()),
+  device_id: Type.Optional(Type.String()),
 });
 export const UserRoleChanged = Type.Object({ user_id: Type.String(), role: Role, actor_id: Type.Optional(Type.String()) });
 export const UserStatusChanged = Type.Object({ user_id: Type.String(), status: UserStatus, actor_id: Type.Optional(Type.String()) });

@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
 import { createMemoryBus } from '@leadforge/kit/events';
@@ -37,11 +40,15 @@ for (const kind of kinds) {
       seq += 1;
       return { id: crypto.randomUUID(), name: `${label} ${seq}`, email: email ?? `${label.toLowerCase()}${seq}@example.com` };
     };
-    const register = (user: StandInUser, referralCode?: string, createdAt = new Date()) =>
+    const register = (user: StandInUser, referralCode?: string, createdAt = new Date(), signup: { signup_address?: string; device_id?: string } = {}) =>
       publishEvent(bus, 'user.registered', user.id, {
         user_id: user.id, name: user.name, email: user.email, role: 'user', status: 'active', created_at: createdAt.toISOString(),
         ...(referralCode ? { referral_code: referralCode } : {}),
+        ...signup,
       });
+    let clockFile = '';
+    /** Moves the service's clock (CLOCK_FILE) ahead of the machine's: the refund window passes without waiting. */
+    const clockAhead = (ms: number) => fs.writeFile(clockFile, String(ms));
     const buy = (user: StandInUser, purchaseId: string, amount: number, planId = 'growth', completedAt = new Date(), eventId?: string) =>
       publishEvent(bus, 'purchase.completed', user.id, {
         purchase_id: purchaseId, user_id: user.id, plan_id: planId, amount, currency: 'USD', credits: 330, completed_at: completedAt.toISOString(),
@@ -62,12 +69,13 @@ for (const kind of kinds) {
     }
 
     beforeAll(async () => {
+      clockFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'leadforge-affiliate-clock-')), 'offset');
       auth = await startAuthStandIn();
       bus = createMemoryBus();
       svc = await startServiceForTest(affiliateService, {
         kind,
         bus,
-        env: { AUTH_URL: auth.url, AFFILIATE_REFERRAL_SECRET: SECRET, PUBLIC_URL, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AFFILIATE_APPLY_PER_IP_PER_HOUR: '4', AFFILIATE_VISITS_PER_IP_PER_MINUTE: '10000', AFFILIATE_MATURING_SWEEP_MS: '1000' },
+        env: { AUTH_URL: auth.url, AFFILIATE_REFERRAL_SECRET: SECRET, PUBLIC_URL, PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', AFFILIATE_APPLY_PER_IP_PER_HOUR: '4', AFFILIATE_VISITS_PER_IP_PER_MINUTE: '10000', AFFILIATE_MATURING_SWEEP_MS: '1000', CLOCK_FILE: clockFile },
       });
     });
     afterAll(async () => {
@@ -259,6 +267,51 @@ for (const kind of kinds) {
       await buy(buyer, `PUR-${crypto.randomUUID()}`, 19, 'starter', new Date(Date.now() - 8 * DAY_MS));
       const status = async () => (await svc.ctx.db('commissions').where({ referrer_id: referrer.id }).first())?.status;
       await expect.poll(status, { timeout: 10_000 }).toBe('payable');
+    });
+
+    it('holds a commission pending through the 7-day refund window, then makes it payable as the clock passes it', async () => {
+      const { referrer, token } = await referrerWithLink();
+      const buyer = newUser('Waited buyer');
+      await register(buyer, token);
+      await buy(buyer, `PUR-${crypto.randomUUID()}`, 19, 'starter');
+      const commission = () => svc.ctx.db('commissions').where({ referrer_id: referrer.id }).first();
+      await expect.poll(async () => (await commission())?.status).toBe('pending');
+      await clockAhead(6 * DAY_MS);
+      try {
+        // Six days on, a read (which matures what is due) still finds it held.
+        expect((await call('GET', '/api/affiliate/commissions', undefined, auth.bearer(referrer))).body.totals).toEqual({ pending: 1.9, payable: 0, paid: 0 });
+        expect((await commission()).status).toBe('pending');
+        await clockAhead(7 * DAY_MS + 60_000);
+        await expect.poll(async () => (await commission())?.status, { timeout: 10_000 }).toBe('payable');
+      } finally {
+        await clockAhead(0);
+      }
+    });
+
+    it('refuses a referral from the referrer\'s device, or from their signup address within a day, and says why', async () => {
+      const device = crypto.randomBytes(12).toString('hex');
+      const address = `198.51.100.${crypto.randomInt(1, 250)}`;
+      const referrer = newUser('Two-account');
+      const signedUp = new Date();
+      await register(referrer, undefined, signedUp, { signup_address: address, device_id: device });
+      const { referral_code: code } = await stats(referrer);
+      const tokenAt = async () => (await visit(code)).body.referral_token as string;
+
+      const sameDevice = newUser('Same device');
+      await register(sameDevice, await tokenAt(), new Date(), { signup_address: '203.0.113.9', device_id: device });
+      const sameAddress = newUser('Same address');
+      await register(sameAddress, await tokenAt(), new Date(), { signup_address: address, device_id: crypto.randomBytes(12).toString('hex') });
+      expect(await referralOf(sameDevice.id)).toMatchObject({ status: 'rejected', rejection_reason: 'same_device', referrer_id: referrer.id });
+      expect(await referralOf(sameAddress.id)).toMatchObject({ status: 'rejected', rejection_reason: 'same_signup_address', referrer_id: referrer.id });
+      await buy(sameDevice, `PUR-${crypto.randomUUID()}`, 49);
+      await buy(sameAddress, `PUR-${crypto.randomUUID()}`, 49);
+      expect(await stats(referrer)).toMatchObject({ total_referrals: 0, total_commissions: 0 });
+
+      // Someone behind the same address two days after the referrer signed up, on a device of their own, is a real referral.
+      await svc.ctx.db('signups').where({ user_id: referrer.id }).update({ registered_at: new Date(signedUp.getTime() - 2 * DAY_MS) });
+      const later = newUser('Later');
+      await register(later, await tokenAt(), new Date(), { signup_address: address, device_id: crypto.randomBytes(12).toString('hex') });
+      expect(await referralOf(later.id)).toMatchObject({ status: 'attributed' });
     });
 
     it('validates and stores affiliate applications, linked to the signed-in applicant, and rate-limits them per IP', async () => {

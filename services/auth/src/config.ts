@@ -6,7 +6,7 @@ import { mailConfigFrom, MailVariables, type MailConfig } from '@leadforge/kit/m
 export const AuthVariables = Type.Object({
   JWT_PRIVATE_KEY: Variable.string({ description: 'RS256 private key (PEM) for access tokens', defaultText: 'generated once, kept in auth\'s database', secret: true }),
   ACCESS_TOKEN_TTL_SECONDS: Variable.integer({ description: 'access-token lifetime', default: 12 * 3600, minimum: 60, maximum: 30 * 24 * 3600 }),
-  ADMIN_EMAILS: Variable.string({ description: 'comma-separated administrator emails, promoted to admin at each start', defaultText: 'unset' }),
+  ADMIN_EMAILS: Variable.string({ description: 'comma-separated administrator emails: each becomes admin once its owner opens the verification link mailed at registration (a verified one also at each start); `npm run user:promote` needs no verification', defaultText: 'unset' }),
   AUTH_REGISTER_PER_IP_PER_HOUR: Variable.integer({ description: 'sign-ups per address per hour', default: 20, minimum: 1 }),
   AUTH_LOGIN_PER_IP_PER_MINUTE: Variable.integer({ description: 'log-ins per address per minute', default: 30, minimum: 1 }),
   AUTH_LOGIN_PER_EMAIL_PER_15_MINUTES: Variable.integer({ description: 'log-ins per email per 15 minutes', default: 10, minimum: 1 }),

@@ -35,8 +35,8 @@ export async function buildRuntime(ctx: ServiceContext, config: AuthConfig): Pro
   };
 }
 
-/** ADMIN_EMAILS' accounts become admins at each start. */
+/** ADMIN_EMAILS' accounts whose address is verified become admins at each start. */
 export async function promoteConfiguredAdmins({ ctx, adminEmails }: AuthRuntime): Promise<void> {
-  const promoted = await promoteAdmins(ctx.db, adminEmails);
+  const promoted = await promoteAdmins(ctx.db, adminEmails, { verifiedOnly: true });
   if (promoted.length) ctx.log.info({ promoted }, 'promoted ADMIN_EMAILS accounts to admin');
 }

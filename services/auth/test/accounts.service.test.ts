@@ -27,6 +27,7 @@ function caller(url: () => string) {
   };
 }
 
+const VERIFICATION_SUBJECT = /^Confirm your Leadforge email address$/;
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 for (const kind of kinds) {
@@ -49,7 +50,7 @@ for (const kind of kinds) {
       mailDir = path.join(dataDir, 'mail');
       svc = await startServiceForTest(authService, {
         kind,
-        env: { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:5999', AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR: '4', AUTH_PASSWORD_RESET_PER_IP_PER_HOUR: '100' },
+        env: { DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:5999', ADMIN_EMAILS: 'Chief@Example.com', AUTH_PASSWORD_RESET_PER_EMAIL_PER_HOUR: '4', AUTH_PASSWORD_RESET_PER_IP_PER_HOUR: '100' },
       });
     });
     afterAll(async () => {
@@ -90,8 +91,41 @@ for (const kind of kinds) {
       expect(notice.links).toContain('http://127.0.0.1:5999/forgot-password');
     });
 
+    it('makes an ADMIN_EMAILS address admin only once its mailed verification link is opened', async () => {
+      const { access_token: token } = await register('chief@example.com');
+      const me = () => call('GET', '/api/auth/me', undefined, token);
+      // Registering the address first proves nothing: still a user.
+      expect((await me()).body.role).toBe('user');
+      const mail = await waitForMail(mailDir, 'chief@example.com', VERIFICATION_SUBJECT);
+      const link = mail.links.find((l) => l.startsWith('http://127.0.0.1:5999/verify-email?token='))!;
+      expect(JSON.stringify(await svc.ctx.db('email_verification_tokens').select('token_hash'))).not.toContain(tokenOf(link));
+
+      expect(await call('POST', '/api/auth/verify-email', { token: 'made-up' })).toMatchObject({ status: 400, body: { detail: 'This verification link is invalid or has expired' } });
+      expect((await me()).body.role).toBe('user');
+      expect(await call('POST', '/api/auth/verify-email', { token: tokenOf(link) }))
+        .toMatchObject({ status: 200, body: { message: 'Your email address is verified. Your account is now an administrator.' } });
+      // The same token keeps working: roles are read on every request.
+      expect((await me()).body.role).toBe('admin');
+      expect((await call('POST', '/api/auth/verify-email', { token: tokenOf(link) })).status).toBe(400);
+
+      // Any other address is verified and stays a user.
+      await register('plain-verify@example.com');
+      const plain = await waitForMail(mailDir, 'plain-verify@example.com', VERIFICATION_SUBJECT);
+      expect(await call('POST', '/api/auth/verify-email', { token: tokenOf(plain.links.find((l) => l.includes('/verify-email?token='))!) }))
+        .toMatchObject({ status: 200, body: { message: 'Your email address is verified.' } });
+    });
+
+    it('refuses an expired verification link, saying so', async () => {
+      await register('late-verify@example.com');
+      const mail = await waitForMail(mailDir, 'late-verify@example.com', VERIFICATION_SUBJECT);
+      await svc.ctx.db('email_verification_tokens').update({ expires_at: new Date(Date.now() - 1000) });
+      expect(await call('POST', '/api/auth/verify-email', { token: tokenOf(mail.links.find((l) => l.includes('/verify-email?token='))!) }))
+        .toMatchObject({ status: 400, body: { detail: 'This verification link is invalid or has expired: it worked for 48 hours' } });
+    });
+
     it('answers the same for an unknown address and sends nothing', async () => {
       await register('known@example.com');
+      await waitForMail(mailDir, 'known@example.com', VERIFICATION_SUBJECT);
       const before = (await readMailbox(mailDir)).length;
       expect(await call('POST', '/api/auth/password-reset', { email: 'nobody@example.com' })).toEqual(RESET_ANSWER);
       // Both requests are handled after the reply; the known address's, asked after and with more to do
@@ -141,7 +175,7 @@ for (const kind of kinds) {
       const notice = await waitForMail(mailDir, 'change@example.com', /^Your Leadforge password was changed$/);
       expect(notice.text).toContain('changed from the account settings');
       // Sent emails keep who, what and when, not their text.
-      const row = await svc.ctx.db('kit_mail_outbox').where({ recipient: 'change@example.com' }).first();
+      const row = await svc.ctx.db('kit_mail_outbox').where({ recipient: 'change@example.com', kind: 'password-changed' }).first();
       expect(row).toMatchObject({ kind: 'password-changed', text_body: null, html_body: null });
       expect(row.sent_at).toBeTruthy();
     });
@@ -310,13 +344,17 @@ describe('account emails through SMTP_URL', () => {
     // Answered while the mail server has not even greeted: the request never waits for it.
     expect((await call('POST', '/api/auth/password-reset', { email: 'smtp@example.com' })).status).toBe(202);
     smtp.open();
-    await waitFor(() => smtp.received.length, { timeoutMs: 15_000, what: 'the reset email at the SMTP server' });
-    expect(smtp.received).toHaveLength(1);
-    expect(smtp.received[0]).toMatch(/^From: Leadforge <hello@leadforge\.test>$/m);
-    expect(smtp.received[0]).toMatch(/^Subject: Reset your Leadforge password$/m);
-    expect(smtp.received[0]).toMatch(/multipart\/alternative/);
-    const row = await svc.ctx.db('kit_mail_outbox').where({ recipient: 'smtp@example.com' }).first();
-    expect(row).toMatchObject({ attempts: 2, text_body: null, last_error: null });
+    const resets = () => smtp.received.filter((m) => /^Subject: Reset your Leadforge password$/m.test(m));
+    await waitFor(() => resets().length, { timeoutMs: 15_000, what: 'the reset email at the SMTP server' });
+    expect(resets()).toHaveLength(1);
+    expect(resets()[0]).toMatch(/^From: Leadforge <hello@leadforge\.test>$/m);
+    expect(resets()[0]).toMatch(/multipart\/alternative/);
+    // The registration's verification email and the reset went out; whichever came first was refused once.
+    await waitFor(() => smtp.received.length, { until: (n) => n === 2, timeoutMs: 15_000, what: 'both emails at the SMTP server' });
+    const rows = await waitFor(() => svc.ctx.db('kit_mail_outbox').where({ recipient: 'smtp@example.com' }), { until: (all) => all.every((r) => r.sent_at), what: 'both emails marked sent' });
+    expect(rows.map((r) => r.kind).sort()).toEqual(['email-verification', 'password-reset']);
+    for (const row of rows) expect(row).toMatchObject({ text_body: null, last_error: null });
+    expect(rows.reduce((sum, r) => sum + r.attempts, 0)).toBe(3);
   });
 
   it('is required in production unless the labelled stand-ins run on loopback', () => {

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '@leadforge/kit/service';
 import { Mailer } from '@leadforge/kit/mail';
 import { SEARCH_MAILS, type SearchMailer } from './mail/searchMails.ts';
+import { clockOf, type Clock } from '@leadforge/kit/work';
 import type { LeadsConfig } from './config.ts';
 import { abandonUnconfirmedHold } from './domain/abandonedHolds.ts';
 import { CreditHolds } from './domain/creditHolds.ts';
@@ -18,6 +19,8 @@ import type { RunStartDeps } from './monitors/monitorRunStart.ts';
 export interface LeadsRuntime {
   ctx: ServiceContext;
   config: LeadsConfig;
+  /** The time opt-out links expire by (CLOCK_FILE moves it in tests). */
+  clock: Clock;
   holds: CreditHolds;
   signals: FeedSignals;
   settlement: SearchSettlement;
@@ -73,6 +76,7 @@ export function buildRuntime(ctx: ServiceContext, config: LeadsConfig): LeadsRun
   return {
     ctx,
     config,
+    clock: clockOf(ctx.config.clockFile),
     holds,
     signals,
     settlement,

@@ -6,11 +6,14 @@ import { Lead, type EngineLead } from '@leadforge/contracts';
 import type { Static } from 'typebox';
 import { createTestDatabase, postgresConfigured, type TestDatabase, type TestDatabaseKind } from '@leadforge/testing';
 import type { Db } from '@leadforge/kit/db';
+import { Mailer } from '@leadforge/kit/mail';
+import pino from 'pino';
 import { takeLeads } from '../src/domain/leadIntake.ts';
 import { toLead, type LeadRow } from '../src/domain/leadRows.ts';
 import { businessKeysOf } from '../src/domain/businessKeys.ts';
 import { toStoredLead } from '../src/domain/leadFields.ts';
 import { decideOptOut, requestOptOut } from '../src/domain/optOuts.ts';
+import { SEARCH_MAILS } from '../src/mail/searchMails.ts';
 import { suppressionsFor } from '../src/domain/suppressions.ts';
 import type { SearchRow } from '../src/domain/searchRecord.ts';
 
@@ -104,9 +107,17 @@ for (const kind of kinds) {
           ]);
           if (s.ownedKeys.length) await trx('owned_businesses').insert(s.ownedKeys.map((business_key) => ({ user_id: userId, business_key, search_id: earlier })));
           for (const { request, decision } of s.optOuts) {
-            const { id: optOutId } = await requestOptOut(trx as unknown as Db, request);
+            // The confirmation email is queued in the same transaction; nothing sends it here.
+            const mail = new Mailer({
+              db: tdb.db, service: 'leads', config: { mailFrom: 'Leadforge <hello@leadforge.test>', retryBaseMs: 60_000 },
+              kit: { dataDir: ':memory:', publicUrl: 'http://127.0.0.1:5999' }, log: pino({ level: 'silent' }), templates: SEARCH_MAILS,
+            });
+            const deps = { db: trx as unknown as Db, clock: () => new Date(), publicUrl: 'http://127.0.0.1:5999', mail };
+            const { emailOptOutId, reviewOptOutId } = await requestOptOut(deps, request);
+            // An approval stands for the owner's confirmation of an email (its link is in the mail alone).
+            if (emailOptOutId && decision === 'approve') await trx('opt_outs').where({ id: emailOptOutId }).update({ status: 'applied' });
             // A decision the request's status does not allow is a 409: the request stays as it was.
-            if (decision) await decideOptOut(trx as unknown as Db, optOutId, decision).catch((err) => expect(err.statusCode).toBe(409));
+            if (decision && reviewOptOutId) await decideOptOut(trx as unknown as Db, reviewOptOutId, decision).catch((err) => expect(err.statusCode).toBe(409));
           }
           if (s.alreadyDelivered) {
             await trx('leads').insert(Array.from({ length: s.alreadyDelivered }, (_, i) => ({

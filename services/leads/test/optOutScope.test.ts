@@ -5,6 +5,7 @@ import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
 import { engineLead } from './support/engineStandIn.ts';
 import { readFeed } from './support/feedReader.ts';
 import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+import { confirmedEmailOptOut, optOutRequestOf } from './support/optOutRequests.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 const REMOVED = "Removed at the owner's request";
@@ -53,9 +54,10 @@ for (const kind of kinds) {
       const branch = onSite(4, `shop.sunrisebakery.${market}`, { website: `https://www.shop.sunrisebakery.${market}/order` });
       const pastB = await runSearch(userB.token, [branch, onSite(5, `deli.${market}`)]);
 
-      const asked = await t.call('POST', '/api/opt-out', { website: `https://sunrisebakery.${market}/` });
-      expect(asked.body.status).toBe('pending');
+      expect((await t.call('POST', '/api/opt-out', { website: `https://sunrisebakery.${market}/` })).status).toBe(202);
       const token = admin();
+      const asked = { body: await optOutRequestOf(t, `sunrisebakery.${market}`, token) };
+      expect(asked.body.status).toBe('pending');
       const listed = (await t.call('GET', `/api/admin/opt-outs?q=sunrisebakery.${market}`, undefined, token)).body;
       expect(listed.requests).toEqual([expect.objectContaining({ id: asked.body.id, domain: `sunrisebakery.${market}`, scope: 'host', widens_to: market })]);
 
@@ -99,7 +101,8 @@ for (const kind of kinds) {
       expect(fed[1].website).toBe(cafe.website);
 
       // Widening to the registrable domain is the administrator's explicit choice, and recorded as such.
-      const cafeAsked = await t.call('POST', '/api/opt-out', { website: `harbourcafe.${market}` });
+      await t.call('POST', '/api/opt-out', { website: `harbourcafe.${market}` });
+      const cafeAsked = { body: await optOutRequestOf(t, `harbourcafe.${market}`, token) };
       const widened = await t.call('POST', `/api/admin/opt-outs/${cafeAsked.body.id}/approve`, { scope: 'domain' }, token);
       expect(widened.body).toMatchObject({ status: 'approved', domain: market, scope: 'domain', widens_to: null });
       expect((await t.call('GET', `/api/admin/opt-outs?q=${market}`, undefined, token)).body.suppressed).toEqual(expect.arrayContaining([
@@ -116,7 +119,7 @@ for (const kind of kinds) {
       const host = `optik${kind}${++seq}.de`;
       const shop = onSite(1, host, { email: `anna@${host}` });
       const past = await runSearch(user.token, [shop]);
-      expect((await t.call('POST', '/api/opt-out', { email: `anna@${host}` })).body.status).toBe('applied');
+      await confirmedEmailOptOut(t, `anna@${host}`);
       expect((await detail(past, user.token)).leads[0]).toMatchObject({ email: '', website: shop.website, removed: ['email'] });
 
       const other = newUser();
@@ -128,11 +131,13 @@ for (const kind of kinds) {
     it('refuses bad approvals and previews with a 4xx and a detail', async () => {
       const token = admin();
       const n = ++seq;
-      const byEmail = await t.call('POST', '/api/opt-out', { email: `only${kind}${n}@mail.example` });
+      await t.call('POST', '/api/opt-out', { email: `only${kind}${n}@mail.example` });
+      const byEmail = { body: await optOutRequestOf(t, `only${kind}${n}@mail.example`, token) };
       const preview = await t.call('GET', `/api/admin/opt-outs/${byEmail.body.id}/preview`, undefined, token);
       expect(preview.status).toBe(409);
       expect(preview.body.detail).toMatch(/names no website/);
-      const site = await t.call('POST', '/api/opt-out', { website: `a.b${kind}${n}.co.uk` });
+      await t.call('POST', '/api/opt-out', { website: `a.b${kind}${n}.co.uk` });
+      const site = { body: await optOutRequestOf(t, `a.b${kind}${n}.co.uk`, token) };
       const bad = await t.call('POST', `/api/admin/opt-outs/${site.body.id}/approve`, { scope: 'everything' }, token);
       expect(bad.status).toBe(400);
       expect(bad.body.detail).toBeTruthy();

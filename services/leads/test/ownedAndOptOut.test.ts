@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { postgresConfigured, type TestDatabaseKind } from '@leadforge/testing';
+import { OPT_OUT_CONFIRMED, OPT_OUT_RECEIVED } from '@leadforge/contracts';
 import { engineLead } from './support/engineStandIn.ts';
 import { readFeed } from './support/feedReader.ts';
 import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+import { confirmationOf } from './support/optOutRequests.ts';
 
 const kinds: TestDatabaseKind[] = ['pglite', 'postgres'];
 let seq = 0;
@@ -117,22 +119,33 @@ for (const kind of kinds) {
       expect(t.billing.balanceOf(user.id)).toBe(1000 - 12);
     });
 
-    it('suppresses an exact email and phone at once: blanked in past views, the CSV and the replayed feed, left out of new searches', async () => {
+    it('suppresses an email once its owner confirms the mailed link, a phone once approved: blanked in past views, the CSV and the replayed feed, left out of new searches', async () => {
       const user = newUser(100);
       const body = { industry: 'Opticians', location: 'Reudnitz', quantity: 2 };
       const l1 = lead(1, { email: `Anna.${seq}@optik.example`, phone: '+493312345678' });
-      const past = await runSearch(user.token, body, [l1, lead(2)]);
+      const l2 = lead(2);
+      const past = await runSearch(user.token, body, [l1, l2]);
       expect(past.search.leads[0].email).toBe(`Anna.${seq}@optik.example`);
 
       const byEmail = await t.call('POST', '/api/opt-out', { email: ` anna.${seq}@OPTIK.example `, reason: 'Please remove me' });
-      expect(byEmail.status).toBe(201);
-      expect(byEmail.body).toEqual({ id: expect.any(String), status: 'applied' });
+      expect(byEmail).toMatchObject({ status: 202, body: { message: OPT_OUT_RECEIVED } });
       const byPhone = await t.call('POST', '/api/opt-out', { phone: '+49 (331) 234-5678' });
-      expect(byPhone.body.status).toBe('applied');
+      expect(byPhone).toMatchObject({ status: 202, body: { message: OPT_OUT_RECEIVED } });
+      // Asked is not done: anyone may ask about anyone.
+      expect((await detail(past.id, user.token)).body.leads[0]).toMatchObject({ email: l1.email, phone: l1.phone });
+
+      const requested = await confirmationOf(t, `anna.${seq}@optik.example`);
+      const token = admin();
+      expect(requested.confirm_url).toMatch(/\/opt-out\/confirm\?token=/);
+      expect(await t.call('POST', '/api/opt-out/confirm', { token: requested.token }))
+        .toMatchObject({ status: 200, body: { message: OPT_OUT_CONFIRMED } });
+      const phoneRequest = (await t.call('GET', '/api/admin/opt-outs?q=%2B493312345678', undefined, token)).body.requests[0];
+      expect(phoneRequest).toMatchObject({ phone: '+493312345678', status: 'pending' });
+      expect((await t.call('POST', `/api/admin/opt-outs/${phoneRequest.id}/approve`, undefined, token)).body.status).toBe('approved');
 
       const view = (await detail(past.id, user.token)).body;
       expect(view.leads[0]).toMatchObject({ company: l1.company, email: '', phone: '' });
-      expect(view.leads[1].email).toBe(lead(2).email);
+      expect(view.leads[1].email).toBe(l2.email);
       const csv = parse((await t.call('GET', `/api/lead-searches/${past.id}/export.csv`, undefined, user.token)).text.replace(/^\uFEFF/, ''), { columns: true });
       expect(csv[0]).toMatchObject({ Email: "Removed at the owner's request", Phone: "Removed at the owner's request" });
       const { messages } = await readFeed(`${t.svc.url}/api/lead-searches/${past.id}/events`, { authorization: `Bearer ${user.token}` }, { until: (m) => m.event === 'finished' });
@@ -153,14 +166,14 @@ for (const kind of kinds) {
       const l1 = lead(1, { website: `https://www.rohr${n}.de/kontakt`, email: `info@rohr${n}.de` });
       const past = await runSearch(user.token, body, [l1, lead(2)]);
 
-      const asked = await t.call('POST', '/api/opt-out', { website: `rohr${n}.de`, reason: 'We do not want to be listed' });
-      expect(asked.body.status).toBe('pending');
+      expect((await t.call('POST', '/api/opt-out', { website: `rohr${n}.de`, reason: 'We do not want to be listed' })).status).toBe(202);
       expect((await detail(past.id, user.token)).body.leads[0].website).toBe(l1.website);
 
       const token = admin();
       const list = await t.call('GET', `/api/admin/opt-outs?q=rohr${n}`, undefined, token);
       expect(list.status).toBe(200);
-      expect(list.body.requests).toEqual([expect.objectContaining({ id: asked.body.id, domain: `rohr${n}.de`, status: 'pending', reason: 'We do not want to be listed' })]);
+      expect(list.body.requests).toEqual([expect.objectContaining({ domain: `rohr${n}.de`, status: 'pending', reason: 'We do not want to be listed' })]);
+      const asked = { body: list.body.requests[0] as { id: string } };
       expect(list.body.suppressed).toEqual([]);
       expect((await t.call('GET', '/api/admin/opt-outs', undefined, user.token)).status).toBe(403);
 
@@ -178,8 +191,8 @@ for (const kind of kinds) {
       expect((await t.call('DELETE', `/api/admin/opt-outs/${asked.body.id}`, undefined, token)).body.status).toBe('lifted');
       expect((await detail(past.id, user.token)).body.leads[0].website).toBe(l1.website);
 
-      const other = await t.call('POST', '/api/opt-out', { website: 'http://203.0.113.7:8080/shop' });
-      expect(other.body.status).toBe('pending');
+      expect((await t.call('POST', '/api/opt-out', { website: 'http://203.0.113.7:8080/shop' })).status).toBe(202);
+      const other = { body: (await t.call('GET', '/api/admin/opt-outs?q=203.0.113.7', undefined, token)).body.requests[0] as { id: string } };
       const rejected = await t.call('POST', `/api/admin/opt-outs/${other.body.id}/reject`, undefined, token);
       expect(rejected.body).toMatchObject({ status: 'rejected', domain: '203.0.113.7' });
     });
@@ -217,7 +230,7 @@ describe('opt-out rate limit (pglite)', () => {
 
   it('answers 429 with a detail past the hourly limit per address, invalid attempts counted too', async () => {
     expect((await t.call('POST', '/api/opt-out', {})).status).toBe(400);
-    expect((await t.call('POST', '/api/opt-out', { email: 'one@limit.example' })).status).toBe(201);
+    expect((await t.call('POST', '/api/opt-out', { email: 'one@limit.example' })).status).toBe(202);
     const third = await t.call('POST', '/api/opt-out', { email: 'two@limit.example' });
     expect(third.status).toBe(429);
     expect(third.body.detail).toMatch(/^Too many requests; try again in \d+ seconds?$/);

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { readReferralCode } from '../affiliate/referralCookie';
+import { deviceId } from '../affiliate/deviceCookie';
 import { errorDetail } from '../api/client';
 import { MIN_PASSWORD_LENGTH, validateRegistration, type RegistrationForm } from '../auth/formValidation';
 import { buildRegisterPayload, readPromoOffer } from '../auth/registration';
@@ -38,7 +39,7 @@ export function RegisterPage() {
   /** Creates the account; a promo order that was not applied comes back as the problem to explain. */
   const signUp = useMutation({
     mutationFn: async (payload: RegistrationForm): Promise<PromoClaim | null> => {
-      await register(buildRegisterPayload(payload, promo, readReferralCode(document.cookie)));
+      await register(buildRegisterPayload(payload, promo, readReferralCode(document.cookie), deviceId()));
       if (!promo.applied || !promo.orderId) return null;
       const problem = await promoClaimProblem(promo.orderId, fetchPromoClaim);
       if (!problem) forgetPromoClaimToken(promo.orderId);

@@ -33,3 +33,9 @@ export async function setSearchReadyEmails(on: boolean): Promise<boolean> {
   const { data } = await api.patch<{ notify_search_ready?: boolean }>('/api/auth/me', { notify_search_ready: on });
   return data.notify_search_ready !== false;
 }
+
+/** Spends the token of the link mailed at registration; the answer says whether the account became an administrator. */
+export async function verifyEmail(token: string): Promise<string> {
+  const { data } = await api.post<Message>('/api/auth/verify-email', { token });
+  return data.message;
+}

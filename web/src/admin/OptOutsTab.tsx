@@ -12,6 +12,7 @@ import { useDebounced } from './useDebounced';
 const PAGE_SIZE = 20;
 
 const STATUS_BADGE: Record<OptOutStatus, string> = {
+  unconfirmed: 'admin-badge',
   applied: 'admin-badge admin-badge-success',
   approved: 'admin-badge admin-badge-success',
   pending: 'admin-badge admin-badge-warning',
@@ -20,8 +21,8 @@ const STATUS_BADGE: Record<OptOutStatus, string> = {
 };
 
 const DONE: Record<OptOutDecision, string> = {
-  approve: 'Website suppressed',
-  reject: 'Website request rejected',
+  approve: 'Opt-out approved',
+  reject: 'Opt-out request rejected',
   lift: 'Suppression lifted',
 };
 
@@ -71,6 +72,14 @@ export function OptOutsTab() {
 
   /** Before an approval the administrator sees what it will blank, and confirms. */
   async function confirmApproval(entry: OptOutEntry, scope: OptOutScope): Promise<boolean> {
+    // A phone number alone: nothing to preview, the number is blanked wherever it appears.
+    if (!entry.website) {
+      return confirm({
+        title: `Approve the opt-out of ${entry.phone ?? 'this number'}?`,
+        message: 'The number is left out of new searches and blanked in searches and exports made before.',
+        confirmLabel: 'Approve',
+      });
+    }
     setPreviewing(entry.id);
     let preview: OptOutPreview;
     try {

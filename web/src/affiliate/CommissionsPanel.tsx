@@ -77,7 +77,7 @@ export function CommissionsPanel() {
                     <td>{formatUsd(c.amount)}</td>
                     <td>
                       <span className={`status-badge status-${c.status}`}>{STATUS_LABELS[c.status]}</span>
-                      {c.status === 'pending' && <span className="status-note">payable {formatDate(c.payable_at)}</span>}
+                      {c.status === 'pending' && <span className="status-note">pending until {formatDate(c.payable_at)}</span>}
                     </td>
                   </tr>
                 ))}

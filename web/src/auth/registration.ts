@@ -23,7 +23,7 @@ export function readPromoOffer(params: URLSearchParams, claimTokenFor: (orderId:
   return claimToken ? { applied, orderId, claimToken } : { applied, orderId };
 }
 
-export function buildRegisterPayload(form: RegistrationForm, promo: PromoOffer, referralCode?: string): RegisterPayload {
+export function buildRegisterPayload(form: RegistrationForm, promo: PromoOffer, referralCode?: string, deviceId?: string): RegisterPayload {
   const payload: RegisterPayload = { name: form.name.trim(), email: form.email.trim(), password: form.password };
   if (promo.applied) {
     payload.promo_code = CBC_PROMO_CODE;
@@ -31,5 +31,6 @@ export function buildRegisterPayload(form: RegistrationForm, promo: PromoOffer, 
     if (promo.claimToken) payload.promo_claim_token = promo.claimToken;
   }
   if (referralCode) payload.referral_code = referralCode;
+  if (deviceId) payload.device_id = deviceId;
   return payload;
 }

@@ -15,6 +15,7 @@ export interface RegisterPayload {
   order_id?: string;
   promo_claim_token?: string;
   referral_code?: string;
+  device_id?: string;
 }
 
 interface AuthResponse {

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { OptOutStatus } from '@leadforge/contracts';
 import { errorDetail } from '../api/client';
 import { FormAlert } from '../components/FormAlert';
 import { TextField } from '../components/TextField';
@@ -10,15 +9,15 @@ const EMPTY = { email: '', phone: '', website: '', reason: '' };
 type Form = typeof EMPTY;
 
 /** The public form: any of email, phone or website, and an optional reason. */
-export function OptOutForm({ onDone }: { onDone(status: OptOutStatus): void }) {
+export function OptOutForm({ onDone }: { onDone(message: string): void }) {
   const [form, setForm] = useState<Form>(EMPTY);
   const [invalid, setInvalid] = useState('');
   const reasonId = useId();
   const send = useMutation({
     mutationFn: requestOptOut,
-    onSuccess: ({ status }) => {
+    onSuccess: ({ message }) => {
       setForm(EMPTY);
-      onDone(status);
+      onDone(message);
     },
   });
   const error = invalid || (send.isError ? errorDetail(send.error, 'Your request could not be sent. Please try again.') : '');

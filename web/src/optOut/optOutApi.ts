@@ -38,3 +38,8 @@ export async function decideOptOut(id: string, decision: OptOutDecision, scope: 
 export async function previewOptOut(id: string, scope: OptOutScope): Promise<OptOutPreview> {
   return (await api.get<OptOutPreview>(`/api/admin/opt-outs/${encodeURIComponent(id)}/preview`, { params: { scope } })).data;
 }
+
+/** Spends the token of the link mailed to the address; answers what is removed now. */
+export async function confirmOptOut(token: string): Promise<string> {
+  return (await api.post<OptOutResponse>('/api/opt-out/confirm', { token })).data.message;
+}

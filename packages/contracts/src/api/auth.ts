@@ -33,6 +33,8 @@ export const RegisterRequest = Type.Object({
   order_id: Type.Optional(Type.String({ maxLength: 64 })),
   /** The secret the promo page kept in the buyer's browser when the order was created. */
   promo_claim_token: Type.Optional(Type.String({ maxLength: 128 })),
+  /** The SPA's long-lived random device cookie (lf_device): a referral from the same device is the referrer's own. */
+  device_id: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]{8,64}$', errorMessage: { pattern: 'device_id must be 8 to 64 letters, digits, - or _' } })),
 }, { additionalProperties: false });
 export type RegisterRequest = Static<typeof RegisterRequest>;
 
@@ -54,6 +56,12 @@ export const PasswordResetRequest = Type.Object({
   email: Type.String({ format: 'email', minLength: 3, maxLength: 254, errorMessage: { format: 'Please enter a valid email address' } }),
 }, { additionalProperties: false });
 export type PasswordResetRequest = Static<typeof PasswordResetRequest>;
+
+/** POST /api/auth/verify-email: the token of the link mailed at registration. */
+export const EmailVerification = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+}, { additionalProperties: false });
+export type EmailVerification = Static<typeof EmailVerification>;
 
 export const PasswordResetConfirm = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 200 }),
@@ -127,6 +135,7 @@ export const AUTH_ROUTES = declareRoutes('auth', {
   /** The answer is a JSON file (a download), written as it is, so no reply schema for 200. */
   exportAccount: { method: 'GET', path: '/api/account/export', access: 'user', schema: { response: errorReplies(401, 404, 429, 503) } },
   deleteAccount: { method: 'DELETE', path: '/api/account', access: 'user', schema: { body: DeleteAccountRequest, response: { 200: MessageResponse, ...accountErrors } } },
+  verifyEmail: { method: 'POST', path: '/api/auth/verify-email', access: 'public', schema: { body: EmailVerification, response: { 200: MessageResponse, ...accountErrors } } },
   requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', access: 'public', schema: { body: PasswordResetRequest, response: { 202: MessageResponse, ...accountErrors } } },
   confirmPasswordReset: { method: 'POST', path: '/api/auth/password-reset/confirm', access: 'public', schema: { body: PasswordResetConfirm, response: { 200: PasswordResetDone, ...accountErrors } } },
 });

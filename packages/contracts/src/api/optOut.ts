@@ -7,8 +7,9 @@ export const OPT_OUT_BAD_PHONE = 'Please give the phone number in international 
 export const OPT_OUT_BAD_WEBSITE = 'Please give a website address such as example.com';
 
 /**
- * POST /api/opt-out (public): a person asks to be left out of the leads. An exact email address or
- * phone number is suppressed at once; a whole website or domain waits for an administrator.
+ * POST /api/opt-out (public): a person asks to be left out of the leads. An email address is
+ * suppressed once its owner opens the link mailed to it; a phone number or a website waits for an
+ * administrator. Nothing is suppressed on the request alone: anyone may send it about anyone.
  */
 export const OptOutRequest = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254, format: 'email', errorMessage: { format: 'Please enter a valid email address', maxLength: 'Email is too long' } })),
@@ -19,14 +20,14 @@ export const OptOutRequest = Type.Object({
 export type OptOutRequest = Static<typeof OptOutRequest>;
 
 /**
- * `applied`: suppressed (email/phone at once); `pending`: the website waits for an administrator
- * (its email/phone are suppressed already); `approved`: the website is suppressed too (its host, or
- * the registrable domain an administrator widened it to);
- * `rejected`: the website is not (an email/phone given with it stays suppressed); `lifted`: nothing
- * of it is suppressed any more.
+ * `unconfirmed`: an email whose owner has not opened the mailed link (nothing suppressed);
+ * `applied`: the email is suppressed (confirmed); `pending`: a phone or website waits for an
+ * administrator (nothing suppressed yet); `approved`: the phone or website is suppressed (a website's
+ * host, or the registrable domain an administrator widened it to); `rejected`: it is not;
+ * `lifted`: nothing of it is suppressed any more.
  */
 export const OptOutStatus = Type.Union([
-  Type.Literal('applied'), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('lifted'),
+  Type.Literal('unconfirmed'), Type.Literal('applied'), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('lifted'),
 ]);
 export type OptOutStatus = Static<typeof OptOutStatus>;
 
@@ -37,8 +38,18 @@ export type OptOutStatus = Static<typeof OptOutStatus>;
 export const OptOutScope = Type.Union([Type.Literal('host'), Type.Literal('domain')], { errorMessage: "scope must be 'host' or 'domain'" });
 export type OptOutScope = Static<typeof OptOutScope>;
 
-export const OptOutResponse = Type.Object({ id: Type.String(), status: OptOutStatus });
+/**
+ * The one answer to every accepted request, whoever's contact it names: it never tells whether the
+ * contact is in anyone's leads, or already opted out.
+ */
+export const OPT_OUT_RECEIVED = 'Thank you. If you gave an email address, we have sent it a link to confirm: nothing is removed until it is opened (it works for 48 hours). A phone number or website is removed once our team has checked the request.';
+export const OptOutResponse = Type.Object({ message: Type.String() });
 export type OptOutResponse = Static<typeof OptOutResponse>;
+
+/** POST /api/opt-out/confirm: the token of the link mailed to the address. */
+export const OptOutConfirmation = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export type OptOutConfirmation = Static<typeof OptOutConfirmation>;
+export const OPT_OUT_CONFIRMED = 'Your opt-out is confirmed: your email address is removed from every search, past and future.';
 
 export const OptOutEntry = Type.Object({
   id: Type.String(),
@@ -122,7 +133,8 @@ const adminErrors = errorReplies(400, 401, 403, 404, 409);
 
 /** Opt-outs: anyone may ask; administrators list them, preview and decide websites, lift a suppression. */
 export const OPT_OUT_ROUTES = declareRoutes('leads', {
-  request: { method: 'POST', path: '/api/opt-out', access: 'public', schema: { body: OptOutRequest, response: { 201: OptOutResponse, ...errorReplies(400, 413, 429) } } },
+  request: { method: 'POST', path: '/api/opt-out', access: 'public', schema: { body: OptOutRequest, response: { 202: OptOutResponse, ...errorReplies(400, 413, 429) } } },
+  confirm: { method: 'POST', path: '/api/opt-out/confirm', access: 'public', schema: { body: OptOutConfirmation, response: { 200: OptOutResponse, ...errorReplies(400, 429) } } },
   list: { method: 'GET', path: '/api/admin/opt-outs', access: 'admin', schema: { querystring: AdminOptOutQuery, response: { 200: AdminOptOutList, ...adminErrors } } },
   preview: {
     method: 'GET', path: '/api/admin/opt-outs/:id/preview', access: 'admin',

@@ -30,6 +30,8 @@ export interface KitConfig {
   trustedProxies: string[];
   /** Requests one API key may make per minute, all routes together. */
   apiKeyRequestsPerMinute: number;
+  /** CLOCK_FILE: a file whose number of milliseconds the service's clock runs ahead (tests move time with it). */
+  clockFile?: string;
 }
 
 /** The variables of every service (the kit's), Kafka's included; those named after a service are `serviceVariables`. */
@@ -61,6 +63,10 @@ export const KitVariables = Type.Object({
   TRUSTED_PROXIES: Variable.list({
     description: 'addresses or CIDRs whose `X-Forwarded-For` a service believes (in a cluster: the gateway pods); on loopback only a gateway that sends the internal token is believed',
     default: [], defaultText: 'unset',
+  }),
+  CLOCK_FILE: Variable.string({
+    description: 'a file holding how many milliseconds the service\'s clock runs ahead of the machine\'s, read at each use, for tests that move time (link expiries, held commissions); refused in production without the stand-ins',
+    defaultText: 'unset: the machine\'s clock',
   }),
   API_KEY_REQUESTS_PER_MINUTE: Variable.integer({ description: 'requests one API key may make per minute, all routes together', default: 120, minimum: 1 }),
   ...KafkaVariables.properties,
@@ -138,6 +144,7 @@ export function kitConfigFrom(service: ServiceName, env: NodeJS.ProcessEnv, prob
   if (production && !databaseUrl) problems.add(`${upper}_DATABASE_URL`, 'or DATABASE_URL is required in production');
   const kafka = kafkaConfigFrom(vars, problems, service);
   const standIns = standInsOf(vars, publicUrl, problems);
+  if (production && !standIns && vars.CLOCK_FILE) problems.add('CLOCK_FILE', 'is for tests: production keeps the machine\'s clock');
   return {
     service,
     production,
@@ -157,6 +164,7 @@ export function kitConfigFrom(service: ServiceName, env: NodeJS.ProcessEnv, prob
     requireRealProviders: production && !standIns,
     trustedProxies: vars.TRUSTED_PROXIES,
     apiKeyRequestsPerMinute: vars.API_KEY_REQUESTS_PER_MINUTE,
+    clockFile: vars.CLOCK_FILE,
   };
 }
 

@@ -11,6 +11,7 @@ import { EMAIL_SHA256_SQL } from '@leadforge/contracts';
 export async function eraseAccount(trx: Knex.Transaction, userId: string, emailSha256?: string): Promise<void> {
   await trx('affiliates').where({ user_id: userId }).update({ name: '', email: '', canonical_email: `deleted:${userId}`, paypal_email: null });
   await trx('affiliate_applications').where({ user_id: userId }).update({ name: '', email: '', website: null, message: null, remote_ip: null });
+  await trx('signups').where({ user_id: userId }).delete();
   if (!emailSha256) return;
   await trx('affiliate_applications').whereNull('user_id').whereRaw(`${EMAIL_SHA256_SQL} = ?`, [emailSha256]).delete();
   await trx('payout_items').where({ referrer_id: userId })

@@ -132,9 +132,10 @@ function nextStatus(row: CommissionRow, entitled: number): CommissionStatus {
  * payout). Rows another transaction holds (a payout allocating them, a refund) are skipped, not
  * waited for: the next pass takes them, and no lock cycle with those transactions can form.
  */
-export async function matureCommissions(db: Knex, referrerId?: string): Promise<number> {
+export async function matureCommissions(db: Knex, now: Date, referrerId?: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const due = trx('commissions').where({ status: 'pending' }).andWhere('hold_until', '<=', trx.fn.now());
+    // `now` is the service's clock (CLOCK_FILE moves it in tests), not the database's.
+    const due = trx('commissions').where({ status: 'pending' }).andWhere('hold_until', '<=', now);
     if (referrerId) due.andWhere({ referrer_id: referrerId });
     const ids = (await due.orderBy('id').forUpdate().skipLocked().select('id')).map((row: { id: string }) => row.id);
     if (!ids.length) return 0;

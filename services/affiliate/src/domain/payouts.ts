@@ -30,8 +30,8 @@ interface BatchRow {
  * derived from the period), so running it twice, concurrently or after a crash, pays once.
  * Referrers whose payable balance (net of clawbacks) is below $50 roll over to a later month.
  */
-export async function runPayoutBatch(db: Knex, provider: PayoutsProvider, period: string, log: Logger): Promise<PayoutBatch> {
-  await matureCommissions(db);
+export async function runPayoutBatch(db: Knex, provider: PayoutsProvider, period: string, log: Logger, now: Date): Promise<PayoutBatch> {
+  await matureCommissions(db, now);
   const batchId = await db.transaction(async (trx) => {
     await trx('payout_batches')
       .insert({ id: crypto.randomUUID(), period, sender_batch_id: senderBatchId(period), status: 'empty', mode: provider.mode })

@@ -34,7 +34,7 @@ export async function affiliateRoutes(app: App, rt: AffiliateRuntime): Promise<v
   async function affiliateOf(request: FastifyRequest) {
     const user = principalOf(request);
     const affiliate = await ensureAffiliate(db, { id: user.id, name: user.name, email: user.email });
-    await matureCommissions(db, user.id);
+    await matureCommissions(db, rt.clock(), user.id);
     return affiliate;
   }
 

@@ -17,7 +17,7 @@ export async function payoutRoutes(app: App, rt: AffiliateRuntime): Promise<void
     // The body is optional: no body runs the current month.
     const period = request.body?.period ?? current;
     if (period > current) throw badRequest('A payout cannot run for a future month', 'future_period');
-    return runPayoutBatch(db, rt.payouts, period, log);
+    return runPayoutBatch(db, rt.payouts, period, log, rt.clock());
   });
 
   handle(app, AFFILIATE_ROUTES.applications, async (request) => {

@@ -35,6 +35,7 @@ export async function deleteAccount(db: Db, userId: string, password: string, ma
     // A concurrent deletion of the same account got there first.
     if (!deleted) throw notFound('User not found', 'user_not_found');
     await trx('password_reset_tokens').where({ user_id: userId }).delete();
+    await trx('email_verification_tokens').where({ user_id: userId }).delete();
     // API keys go too: machines lose access with the login, and key names are the user's words.
     await trx('api_keys').where({ user_id: userId }).delete();
     // Events already on the bus (user.registered holds the name and address) leave the outbox's

@@ -8,6 +8,8 @@ import { PASSWORD_MIN_LENGTH } from '@leadforge/contracts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
 import { normaliseEmail } from './emailAddress.ts';
 import { signupGrantWithheld } from './withheldSignupGrants.ts';
+import { queueEmailVerification } from './emailVerification.ts';
+import type { AccountMailer } from '../mail/accountMails.ts';
 
 export interface UserRow {
   id: string;
@@ -19,6 +21,8 @@ export interface UserRow {
   /** Bumped by every password change; tokens carry it as `gen`. */
   session_generation: number;
   notify_search_ready: boolean;
+  /** Set when the owner opened the verification link mailed at registration. */
+  email_verified_at: Date | null;
   created_at: Date;
 }
 
@@ -30,20 +34,24 @@ export interface Registration {
   promo_code?: string;
   order_id?: string;
   promo_claim_token?: string;
+  device_id?: string;
 }
 
-export async function registerUser(db: Db, input: Registration, adminEmails: Set<string>): Promise<UserRow> {
+/**
+ * Creates an account with the role `user`, whatever its address: ADMIN_EMAILS grants admin only once
+ * the address is verified (`verifyEmail`), so registering someone's address first gains nothing.
+ */
+export async function registerUser(db: Db, input: Registration, mail: AccountMailer, signupAddress?: string): Promise<UserRow> {
   const name = input.name.trim();
   const email = normaliseEmail(input.email);
   if (!name) throw badRequest('Please fill in all fields');
   if (input.password.length < PASSWORD_MIN_LENGTH) throw badRequest('Password must be at least 6 characters long');
   const withheld = await signupGrantWithheld(db, email);
   const passwordHash = await hashPassword(input.password);
-  const role: Role = adminEmails.has(email) ? 'admin' : 'user';
   try {
     return await db.transaction(async (trx) => {
       const [user] = await trx('users')
-        .insert({ id: uuidv7(), name, email, password_hash: passwordHash, role, status: 'active' })
+        .insert({ id: uuidv7(), name, email, password_hash: passwordHash, role: 'user', status: 'active' })
         .returning('*');
       await emitEvent(trx, 'user.registered', user.id, {
         user_id: user.id,
@@ -57,7 +65,10 @@ export async function registerUser(db: Db, input: Registration, adminEmails: Set
         ...(input.order_id ? { order_id: input.order_id.trim() } : {}),
         ...(input.promo_claim_token ? { promo_claim_hash: crypto.createHash('sha256').update(input.promo_claim_token.trim()).digest('hex') } : {}),
         ...(withheld ? { signup_grant: false } : {}),
+        ...(signupAddress ? { signup_address: signupAddress } : {}),
+        ...(input.device_id ? { device_id: input.device_id } : {}),
       });
+      await queueEmailVerification(trx, mail, user);
       return user as UserRow;
     });
   } catch (err) {
@@ -122,12 +133,16 @@ export async function setStatus(db: Db, id: string, status: UserStatus, actorId?
   });
 }
 
-/** Makes every existing account named in ADMIN_EMAILS an admin; returns the emails promoted. */
-export async function promoteAdmins(db: Db, emails: Iterable<string>): Promise<string[]> {
+/**
+ * Makes the existing accounts of `emails` admins; returns the emails promoted. `verifiedOnly` (each
+ * start, for ADMIN_EMAILS) passes over an address whose owner has not opened its verification link;
+ * `npm run user:promote`, an operator's explicit choice, promotes without it.
+ */
+export async function promoteAdmins(db: Db, emails: Iterable<string>, { verifiedOnly }: { verifiedOnly: boolean }): Promise<string[]> {
   const promoted: string[] = [];
   for (const email of emails) {
     const user: UserRow | undefined = await db('users').where({ email: normaliseEmail(email) }).first();
-    if (user && user.role !== 'admin') {
+    if (user && user.role !== 'admin' && (!verifiedOnly || user.email_verified_at)) {
       await setRole(db, user.id, 'admin');
       promoted.push(user.email);
     }

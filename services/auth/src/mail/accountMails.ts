@@ -15,6 +15,16 @@ function apiKeysParagraph(apiKeys: { revoked: number; kept: number }): string {
 
 /** Auth's emails: those about the account itself. */
 export const ACCOUNT_MAILS = {
+  'email-verification': ({ name, token }: Addressee & { token: string }, { publicUrl }: LetterSite): Letter => ({
+    subject: `Confirm your ${PRODUCT_NAME} email address`,
+    greeting: `Hello ${name},`,
+    paragraphs: [
+      `Welcome to ${PRODUCT_NAME}. Please confirm that this address is yours: the link below works for 48 hours.`,
+      'If you did not create an account, ignore this email.',
+    ],
+    action: { label: 'Confirm my email address', url: `${publicUrl}/verify-email?token=${encodeURIComponent(token)}` },
+  }),
+
   'password-reset': ({ name, token }: Addressee & { token: string }, { publicUrl }: LetterSite): Letter => ({
     subject: `Reset your ${PRODUCT_NAME} password`,
     greeting: `Hello ${name},`,

@@ -4,6 +4,7 @@ import { handle, principalOf, notFound, rateLimited } from '@leadforge/kit/http'
 import { AUTH_ROUTES } from '@leadforge/contracts';
 import { authenticateUser, findUser, registerUser } from '../domain/users.ts';
 import { normaliseEmail } from '../domain/emailAddress.ts';
+import { verifyEmail } from '../domain/emailVerification.ts';
 import { sessionReplies } from './sessionReplies.ts';
 import type { AuthRuntime } from '../runtime.ts';
 
@@ -23,8 +24,9 @@ export async function publicRoutes(app: App, rt: AuthRuntime): Promise<void> {
     preValidation: trimEmail,
     preHandler: rateLimited(rt.ctx.counters, { name: 'register-ip', max: rt.limits.registerPerIpPerHour, windowMs: HOUR }),
   }, async (request, reply) => {
-    const user = await registerUser(rt.ctx.db, request.body, rt.adminEmails);
+    const user = await registerUser(rt.ctx.db, request.body, rt.mail, request.ip);
     rt.ctx.relay.wake();
+    rt.mail.wake();
     return reply.status(201).send(await session(user));
   });
 
@@ -37,6 +39,14 @@ export async function publicRoutes(app: App, rt: AuthRuntime): Promise<void> {
   }, async (request) => {
     const { email, password } = request.body;
     return session(await authenticateUser(rt.ctx.db, email, password));
+  });
+
+  handle(app, AUTH_ROUTES.verifyEmail, {
+    preHandler: rateLimited(rt.ctx.counters, { name: 'verify-email-ip', max: rt.limits.resetPerIpPerHour, windowMs: HOUR }),
+  }, async (request) => {
+    const { promoted } = await verifyEmail(rt.ctx.db, request.body.token, rt.adminEmails);
+    if (promoted) rt.ctx.relay.wake();
+    return { message: promoted ? 'Your email address is verified. Your account is now an administrator.' : 'Your email address is verified.' };
   });
 
   handle(app, AUTH_ROUTES.me, async (request) => {

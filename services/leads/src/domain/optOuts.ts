@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '@leadforge/kit/db';
 import { badRequest, conflict, notFound } from '@leadforge/kit/http';
+import type { Clock } from '@leadforge/kit/work';
+import type { SearchMailer } from '../mail/searchMails.ts';
 import {
   OPT_OUT_BAD_PHONE, OPT_OUT_BAD_WEBSITE, OPT_OUT_NOTHING_GIVEN,
   type AdminOptOutList, type AdminOptOutQuery, type OptOutEntry, type OptOutPreview, type OptOutRequest, type OptOutScope,
@@ -51,11 +54,27 @@ function widensTo(row: Pick<OptOutRow, 'website' | 'domain' | 'scope'>): string 
   return site && site !== row.domain ? site : null;
 }
 
+/** How long the link mailed to confirm an email opt-out works. */
+export const OPT_OUT_CONFIRM_TTL_MS = 48 * 3600_000;
+export const OPT_OUT_LINK_INVALID = 'This confirmation link is invalid or was used already';
+export const OPT_OUT_LINK_EXPIRED = 'This confirmation link has expired (it works for 48 hours); please ask again on the opt-out page';
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export interface OptOutDeps {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  /** The confirmation link goes to the address by leads' own mail. */
+  mail: SearchMailer;
+}
+
 /**
- * Records a person's opt-out. An exact email address or phone number is suppressed at once
- * (`applied`); a website waits for an administrator (`pending`), its email/phone suppressed meanwhile.
+ * Records a person's opt-out; nothing is suppressed yet, since anyone may send one about anyone. An
+ * email waits for its owner to open the link mailed to it (`unconfirmed`); a phone or a website waits
+ * for an administrator (`pending`, one row for both). The caller answers the same whatever was found.
  */
-export async function requestOptOut(db: Db, input: OptOutRequest): Promise<{ id: string; status: OptOutStatus }> {
+export async function requestOptOut({ db, clock, publicUrl, mail }: OptOutDeps, input: OptOutRequest): Promise<{ emailOptOutId: string | null; reviewOptOutId: string | null }> {
   const email = blankToNull(input.email)?.toLowerCase() ?? null;
   const phoneText = blankToNull(input.phone);
   const websiteText = blankToNull(input.website);
@@ -65,10 +84,38 @@ export async function requestOptOut(db: Db, input: OptOutRequest): Promise<{ id:
   // The host asked for (with its subdomains), never more: its neighbours under one domain are not its owner's to remove.
   const domain = websiteText === null ? null : optOutHostOf(websiteText) ?? null;
   if (websiteText !== null && domain === null) throw badRequest(OPT_OUT_BAD_WEBSITE);
-  const status: OptOutStatus = domain ? 'pending' : 'applied';
-  const id = uuidv7();
-  await db('opt_outs').insert({ id, email, phone, website: websiteText, domain, scope: domain ? 'host' : null, reason: blankToNull(input.reason), status });
-  return { id, status };
+  const reason = blankToNull(input.reason);
+  return db.transaction(async (trx) => {
+    let emailOptOutId: string | null = null;
+    let reviewOptOutId: string | null = null;
+    if (email) {
+      const id = uuidv7();
+      emailOptOutId = id;
+      const token = crypto.randomBytes(32).toString('base64url');
+      const confirmBy = new Date(clock().getTime() + OPT_OUT_CONFIRM_TTL_MS);
+      await trx('opt_outs').insert({ id, email, reason, status: 'unconfirmed', confirmation_hash: hashToken(token), confirm_by: confirmBy });
+      await mail.send(trx, { to: email, template: 'opt-out-confirmation', data: { confirmUrl: `${publicUrl}/opt-out/confirm?token=${encodeURIComponent(token)}` }, giveUpAfterMs: OPT_OUT_CONFIRM_TTL_MS });
+    }
+    if (phone || domain) {
+      reviewOptOutId = uuidv7();
+      await trx('opt_outs').insert({ id: reviewOptOutId, phone, website: websiteText, domain, scope: domain ? 'host' : null, reason, status: 'pending' });
+    }
+    return { emailOptOutId, reviewOptOutId };
+  });
+}
+
+/**
+ * The owner of an email opened its link: from now on it is suppressed, in new searches and (on
+ * every read) in past ones. A spent, unknown or expired link changes nothing and says which.
+ */
+export async function confirmOptOut({ db, clock }: OptOutDeps, token: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row: (OptOutRow & { confirm_by: Date | string | null }) | undefined = await trx('opt_outs')
+      .where({ confirmation_hash: hashToken(token), status: 'unconfirmed' }).forUpdate().first();
+    if (!row) throw badRequest(OPT_OUT_LINK_INVALID, 'opt_out_link_invalid');
+    if (!row.confirm_by || new Date(row.confirm_by).getTime() <= clock().getTime()) throw badRequest(OPT_OUT_LINK_EXPIRED, 'opt_out_link_expired');
+    await trx('opt_outs').where({ id: row.id }).update({ status: 'applied', decided_at: trx.fn.now(), confirmation_hash: null });
+  });
 }
 
 /** The requests (newest first, optionally filtered) and the values suppressed now, both matching `q`. */
@@ -106,15 +153,15 @@ export async function listOptOuts(db: Db, query: AdminOptOutQuery): Promise<Admi
 
 /** What approving the request at `scope` suppresses: its host, or (widened) the registrable domain. */
 function suppressedBy(row: OptOutRow, scope: OptOutScope): string {
-  if (!row.website || !row.domain) throw conflict('This request names no website; its email or phone is suppressed already', 'opt_out_no_website');
+  if (!row.website || !row.domain) throw conflict('This request names no website: approving it suppresses its phone number alone', 'opt_out_no_website');
   if (scope === 'host' || row.scope === 'domain') return row.domain;
   return siteOf(row.website) ?? row.domain;
 }
 
 /**
- * An administrator's decision: `approve` and `reject` decide a pending website (`approve` with scope
- * `domain` widens it to the registrable domain, an explicit choice); `lift` ends every suppression of
- * the request. Anything else is a 409 saying what the request's status is.
+ * An administrator's decision: `approve` and `reject` decide a pending phone or website (`approve`
+ * with scope `domain` widens a website to the registrable domain, an explicit choice); `lift` ends
+ * every suppression of the request. Anything else is a 409 saying what the request's status is.
  */
 export async function decideOptOut(db: Db, id: string, decision: 'approve' | 'reject' | 'lift', scope: OptOutScope = 'host'): Promise<OptOutEntry> {
   if (!UUID.test(id)) throw notFound(NOT_FOUND);

@@ -17,8 +17,8 @@ const emailHostsOf = (email: string) => {
   return at > 0 ? coveringHostsOf(email.slice(at + 1)) : [];
 };
 
-/** Opt-out statuses under which an email or phone given in the request is suppressed (a rejection concerns the website). */
-export const CONTACT_SUPPRESSED_STATUSES = ['applied', 'pending', 'approved', 'rejected'] as const;
+/** Opt-out statuses under which its email or phone is suppressed: a confirmed email, an approved phone. */
+export const CONTACT_SUPPRESSED_STATUSES = ['applied', 'approved'] as const;
 
 /** The order `removed` lists fields in. */
 const REMOVABLE_FIELDS: RemovedField[] = ['name', 'email', 'phone', 'website', 'socials'];

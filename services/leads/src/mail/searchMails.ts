@@ -1,5 +1,5 @@
 import { countOf, countOfIndustry } from '@leadforge/contracts';
-import { utcMinute, type Letter, type LetterSite, type Mailer } from '@leadforge/kit/mail';
+import { PRODUCT_NAME, utcMinute, type Letter, type LetterSite, type Mailer } from '@leadforge/kit/mail';
 
 export interface MonitorRunNotice {
   name: string;
@@ -9,8 +9,20 @@ export interface MonitorRunNotice {
   searchId: string;
 }
 
-/** The leads service's emails: a long search's leads are ready, and what a monitor's run found (or why it did not run). */
+/** The leads service's emails: a long search's leads are ready, what a monitor's run found (or why it did not run), an opt-out to confirm. */
 export const SEARCH_MAILS = {
+  /** Someone asked for this address to be left out of the leads: nothing changes until its owner confirms. */
+  'opt-out-confirmation': ({ confirmUrl }: { confirmUrl: string }): Letter => ({
+    subject: `Confirm that ${PRODUCT_NAME} should leave out your email address`,
+    greeting: 'Hello,',
+    paragraphs: [
+      `Someone asked ${PRODUCT_NAME} to leave this email address out of the business contacts it finds.`,
+      'If it was you, confirm with the link below (it works for 48 hours): the address is then removed from every search, past and future.',
+      'If it was not you, ignore this email: nothing changes.',
+    ],
+    action: { label: 'Confirm the opt-out', url: confirmUrl },
+  }),
+
   'search-ready': ({ name, resultsCount, finishedAt }: { name: string; resultsCount: number; finishedAt: string }, { publicUrl }: LetterSite): Letter => {
     const leads = countOf(resultsCount, 'lead');
     return {
