@@ -36,6 +36,8 @@ export const readModelProjection: EventHandlers = {
     // The account leaves the user list and the totals; its purchases and activity stay (ids and
     // amounts, the figures of their days), and the messages sent from its address go.
     await changeUser(trx, data.user_id, { status: 'deleted', name: null, email: null });
+    // What its searches looked for goes too (their counts and credits stay).
+    await trx('rm_activity').where({ user_id: data.user_id }).update({ industry: null, location: null });
     await trx('rm_contact_submissions').whereRaw(`${EMAIL_SHA256_SQL} = ?`, [data.email_sha256]).delete();
     // The audit log keeps who did what to which id; the words naming the account are redacted
     // (the only change its trigger allows).

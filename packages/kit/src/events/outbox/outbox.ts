@@ -112,6 +112,15 @@ export async function replayParkedOutbox(db: Db, seqs?: number[]): Promise<numbe
 }
 
 /**
+ * Drops the published copies of events with these keys, which the outbox otherwise keeps until its
+ * pruning: an erased account's events may name what it searched. Unpublished ones still go out.
+ */
+export async function forgetPublishedEvents(trx: Db | Knex.Transaction, keys: string[]): Promise<number> {
+  if (!keys.length) return 0;
+  return trx('kit_outbox').whereIn('key', keys).whereNotNull('published_at').del();
+}
+
+/**
  * Publishes outbox rows in `seq` order and marks them published only once the bus accepted them.
  * A row the bus refuses for good is parked (kept, with the bus's answer, for `replayParkedOutbox`)
  * and the rows after it go on. One relay per database publishes at a time, by holding a lease row
