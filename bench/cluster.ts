@@ -77,6 +77,8 @@ try {
   const min = await scraper();
   const burstStarted = performance.now();
   const burst = Promise.all(Array.from({ length: 12 }, (_, i) => timedSearch(info.gateway, `Burst ${i}`)));
+  // Handled here so a failure while the loop below waits is not an unhandled rejection that exits before `finally` stops the cluster; `await burst` still throws it.
+  burst.catch(() => undefined);
   let scaledTo = min;
   while (scaledTo <= min && performance.now() - burstStarted < 300_000) {
     await new Promise((r) => setTimeout(r, 1000));
@@ -107,7 +109,8 @@ try {
   console.log(`the same search on start:distributed: ${(figures.distributedSearch as { seconds: number }).seconds} s (cluster / distributed = ${ratio})`);
   reportFigures('cluster', figures);
 } finally {
-  if (fs.existsSync(path.join(dataDir, 'cluster', 'daemon.json'))) await clusterCommand('down', env).catch(() => undefined);
+  // Whatever failed, nothing of the cluster stays up (down says so when none runs).
+  await clusterCommand('down', env).catch((err: unknown) => console.error(`cluster:down after the bench: ${String(err)}`));
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (cacheDir) fs.rmSync(cacheDir, { recursive: true, force: true });
 }

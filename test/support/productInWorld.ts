@@ -8,6 +8,8 @@ import type { SimulatedWorld } from './simulatedWorld.ts';
 export interface ProductInWorld extends ProductAccounts {
   stack: RunningStack;
   api: ReturnType<typeof apiClient>;
+  /** Where the product keeps its files (its mails under `mail/`). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startProductInWorld(world: SimulatedWorld, env: NodeJS.Pro
   return {
     stack,
     api,
+    dataDir,
     ...accounts,
     close: () => stack.stop(),
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/testing';
 import { bearer } from '../support/api.ts';
+import { provenOptOut } from '../support/provenOptOut.ts';
 import { startProductInWorld, type ProductInWorld } from '../support/productInWorld.ts';
 import { startSimulatedWorld, WORLD_SMALL_TOWN, type SimulatedWorld, type WorldBusiness, type WorldProvider } from '../support/simulatedWorld.ts';
 
@@ -146,8 +147,8 @@ describe('ownership: a business already paid for is not charged again, from any 
     const phoneOnly = town.find((b) => !b.website && b.phone && b.contactable)!;
     const emailOnly = town.find((b) => b.siteEmail && !b.phone && !b.sitePhone)!;
     const both = town.find((b) => b.siteEmail && b.sitePhone)!;
-    for (const body of [{ phone: phoneOnly.phone }, { email: emailOnly.siteEmail }, { email: both.siteEmail }]) {
-      expect(await product.api('POST', '/api/opt-out', body)).toMatchObject({ status: 201, body: { status: 'applied' } });
+    for (const contact of [{ phone: phoneOnly.phone! }, { email: emailOnly.siteEmail! }, { email: both.siteEmail! }]) {
+      await provenOptOut(product.api, product.dataDir, product.admin.token, contact);
     }
     const user = await newUser(100);
     const result = await searchWith(user.token, 'google');

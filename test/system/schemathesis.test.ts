@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '@leadforge/contracts';
 import { openApiPath } from '@leadforge/contracts/openapi/openApiDocument.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
+import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { apiClient } from '../support/api.ts';
 import { runSchemathesis, schemathesisBinary, SCHEMATHESIS_INSTALL } from '../support/schemathesis.ts';
 
@@ -24,6 +25,7 @@ const keyPaths = [...new Set(ROUTES.filter((r) => r.apiKey && r.path !== '/api/g
 
 describe.skipIf(!binary)(`schemathesis against the running product, from /api/openapi.json${skipReason}`, () => {
   let stack: LocalStackProcess;
+  let web: FixtureWeb;
   let token: string;
   let key: string;
 
@@ -43,7 +45,9 @@ describe.skipIf(!binary)(`schemathesis against the running product, from /api/op
   ], 600_000);
 
   beforeAll(async () => {
-    stack = await startLocalStack({ env: { API_KEY_REQUESTS_PER_MINUTE: '100000' } });
+    // The geocoder and the map on loopback: a fuzzed place name is looked up there, never on the internet.
+    web = await startFixtureWeb({ sites: 5 });
+    stack = await startLocalStack({ env: { API_KEY_REQUESTS_PER_MINUTE: '100000', NOMINATIM_URL: web.urls.nominatim, OVERPASS_URL: web.urls.overpass, PLACES_SOURCE: 'osm' } });
     const api = apiClient(stack.url);
     const registered = await api('POST', '/api/auth/register', { name: 'Fuzz User', email: 'fuzz@example.com', password: 'fuzz-secret-1' });
     expect(registered.status).toBe(201);
@@ -52,7 +56,10 @@ describe.skipIf(!binary)(`schemathesis against the running product, from /api/op
     expect(created.status).toBe(201);
     key = created.body.key;
   }, 240_000);
-  afterAll(async () => { await stack?.stop(); });
+  afterAll(async () => {
+    await stack?.stop();
+    await web?.close();
+  });
 
   it('as a signed-in user: no 5xx, every answer as documented', async () => {
     const run = await fuzz(['-H', `Authorization: Bearer ${token}`]);

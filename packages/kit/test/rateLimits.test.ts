@@ -20,9 +20,9 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
       const { store, close } = await makeStore();
       try {
         const limit = rateLimited(store, { name: `t${Math.random()}`, max: 3, windowMs: 60_000 });
-        for (let i = 0; i < 3; i++) await limit(fakeRequest('1.1.1.1'));
-        await expect(limit(fakeRequest('1.1.1.1'))).rejects.toMatchObject({ statusCode: 429, headers: { 'retry-after': expect.any(String) } });
-        await limit(fakeRequest('2.2.2.2'));
+        for (let i = 0; i < 3; i++) await limit(fakeRequest('127.0.0.11'));
+        await expect(limit(fakeRequest('127.0.0.11'))).rejects.toMatchObject({ statusCode: 429, headers: { 'retry-after': expect.any(String) } });
+        await limit(fakeRequest('127.0.0.12'));
       } finally {
         await close();
       }
@@ -35,9 +35,9 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
         const limit = rateLimited(store,
           { name: `ip${tag}`, max: 100, windowMs: 60_000 },
           { name: `acct${tag}`, max: 2, windowMs: 60_000, key: (r) => (r.body as { email: string }).email });
-        await limit(fakeRequest('1.1.1.1', { email: 'a' }));
-        await limit(fakeRequest('2.2.2.2', { email: 'a' }));
-        await expect(limit(fakeRequest('3.3.3.3', { email: 'a' }))).rejects.toMatchObject({ statusCode: 429 });
+        await limit(fakeRequest('127.0.0.11', { email: 'a' }));
+        await limit(fakeRequest('127.0.0.12', { email: 'a' }));
+        await expect(limit(fakeRequest('127.0.0.13', { email: 'a' }))).rejects.toMatchObject({ statusCode: 429 });
       } finally {
         await close();
       }
@@ -47,7 +47,7 @@ function limiterContract(name: string, makeStore: () => Promise<{ store: Counter
       const { store, close } = await makeStore();
       try {
         const limit = { name: `w${Math.random()}`, windowMs: 50 };
-        const hit = () => store.hit(fakeRequest('1.1.1.1'), limit, '1.1.1.1');
+        const hit = () => store.hit(fakeRequest('127.0.0.11'), limit, '127.0.0.11');
         expect((await hit()).count).toBe(1);
         expect((await hit()).count).toBe(2);
         // Each hit of the old window counts on; the first of the next counts one again.

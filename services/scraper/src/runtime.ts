@@ -105,7 +105,7 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
   ];
   const checking = new AbortController();
   const checkReachability = async () => {
-    const checked = await checkProviders(client.fetchJson, probes, { timeoutMs: config.http.totalTimeoutMs, attempts: 3, pauseMs: 2_000, signal: checking.signal });
+    const checked = await checkProviders(client.probeJson, probes, { timeoutMs: config.http.totalTimeoutMs, attempts: 3, pauseMs: 2_000, signal: checking.signal });
     if (checking.signal.aborted) return;
     placesStatus = checked;
     const away = placesStatus.providers.filter((provider) => !provider.reachable);

@@ -13,8 +13,11 @@ export const SearchFailureCode = Type.Union([
 ]);
 export type SearchFailureCode = Static<typeof SearchFailureCode>;
 
-/** [west, south, east, north], in degrees. */
-export const BoundingBox = Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()]);
+/**
+ * [west, south, east, north], in degrees. Four numbers as an array schema: a tuple's array-form
+ * `items` is not a schema OpenAPI 3.1 accepts.
+ */
+export const BoundingBox = Type.Unsafe<[number, number, number, number]>(Type.Array(Type.Number(), { minItems: 4, maxItems: 4 }));
 
 /** A place the geocoder (Nominatim) knows, as a user picks it: its full name, country, kind and boundary. */
 export const LocationMatch = Type.Object({

@@ -52,6 +52,8 @@ interface Policy {
   /** 'html' refuses anything else before reading its body. */
   accept: 'html' | 'any';
   maxBytes?: number;
+  /** False for the product's own checks: they are not usage the admin panel reports. */
+  countsAsUsage?: boolean;
 }
 
 const CRAWL: Policy = { guard: true, robots: true, proxy: true, quota: true, accept: 'html' };
@@ -60,6 +62,7 @@ const ROBOTS_FILE: Policy = { guard: true, robots: false, proxy: true, quota: tr
 const ADMIN_SCRAPE: Policy = { guard: true, robots: false, proxy: true, quota: true, accept: 'any' };
 const PROVIDER_API: Policy = { guard: false, robots: false, proxy: false, quota: false, accept: 'any' };
 const PROXY_CHECK: Policy = { guard: false, robots: false, proxy: 'required', quota: false, accept: 'any' };
+const PROVIDER_PROBE: Policy = { ...PROVIDER_API, countsAsUsage: false };
 
 export interface FetchedResponse {
   /** The URL that answered, after redirects. */
@@ -152,8 +155,13 @@ export class OutboundClient {
   }
 
   /** A provider API call (Nominatim, Overpass, Google Places, Decodo): the places sources' fetchJson. */
-  readonly fetchJson: FetchJson = async (url: string, init: JsonRequestInit = {}) => {
-    const response = await this.request(url, { method: init.method ?? 'GET', headers: { accept: 'application/json', ...init.headers }, body: init.body }, PROVIDER_API, init.signal);
+  readonly fetchJson: FetchJson = (url: string, init: JsonRequestInit = {}) => this.providerJson(url, init, PROVIDER_API);
+
+  /** The start-up check that the providers answer, as fetchJson but not counted as usage. */
+  readonly probeJson: FetchJson = (url: string, init: JsonRequestInit = {}) => this.providerJson(url, init, PROVIDER_PROBE);
+
+  private async providerJson(url: string, init: JsonRequestInit, policy: Policy): Promise<unknown> {
+    const response = await this.request(url, { method: init.method ?? 'GET', headers: { accept: 'application/json', ...init.headers }, body: init.body }, policy, init.signal);
     const text = decodeText(response.body, response.contentType);
     if (response.status < 200 || response.status >= 300) {
       throw new OutboundError('http_status', `${new URL(url).host} answered HTTP ${response.status}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`, url, response.status);
@@ -163,7 +171,8 @@ export class OutboundClient {
     } catch {
       return text;
     }
-  };
+  }
+
 
   /** A one-off fetch an admin asked for: guarded and proxied, any status, any text content. */
   async scrape(url: string, signal?: AbortSignal): Promise<FetchedResponse> {
@@ -328,7 +337,7 @@ export class OutboundClient {
       if (failure.code === 'blocked_address') sent = false;
       throw failure;
     } finally {
-      if (sent) this.options.usage.record({ domain: usageDomain(url.hostname), ok, ms: performance.now() - started, bytes, proxied: viaProxy });
+      if (sent && policy.countsAsUsage !== false) this.options.usage.record({ domain: usageDomain(url.hostname), ok, ms: performance.now() - started, bytes, proxied: viaProxy });
     }
   }
 
