@@ -129,6 +129,9 @@ describe('searches of an area after one of its contacts opted out, through the g
 
     const next = await generate(user.token);
     expect(next.status).toBe(200);
-    expect(await product.balance(user.token)).toBe(8);
+    // The phone approved above was one lead's only contact: that lead is no lead now, and not charged.
+    expect(next.body.stats).toMatchObject({ credits_used: next.body.leads.length });
+    expect(next.body.leads.length).toBe(11);
+    expect(await product.balance(user.token)).toBe(20 - 11);
   }, 120_000);
 });
