@@ -20,21 +20,29 @@ import { reportFigures } from './benchResults.ts';
 
 const LEADS = 50;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
-const ADMIN = 'bench-admin@example.com';
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
+let searchers = 0;
 
-/** Registers a searcher with enough credits (an admin grant), and times one streamed search of LEADS leads. */
+/**
+ * Registers a searcher, buys it a pack through billing's test checkout (no administrator needed, as
+ * the Credits page does it), and times one streamed search of LEADS leads. A search that does not
+ * complete throws with what it said.
+ */
 async function timedSearch(url: string, location: string): Promise<{ seconds: number; leads: number }> {
   const api = apiClient(url);
-  const admin = await api('POST', '/api/auth/login', { email: ADMIN, password: 'secret123' });
-  const adminAuth = bearer(admin.body.access_token);
-  const user = await api('POST', '/api/auth/register', { name: 'Bench Searcher', email: `bench-${Date.now()}@example.com`, password: 'secret123' });
-  const granted = await api('POST', '/api/admin/update-credits', { user_id: user.body.user.id, credits_change: LEADS * 2 }, adminAuth);
-  if (granted.status !== 200) throw new Error(`update-credits: ${granted.status} ${JSON.stringify(granted.body)}`);
+  const user = await api('POST', '/api/auth/register', { name: 'Bench Searcher', email: `bench-${++searchers}-${Date.now()}@example.com`, password: 'secret123' });
+  if (user.status !== 201) throw new Error(`register: ${user.status} ${JSON.stringify(user.body)}`);
   const auth = bearer(user.body.access_token);
+  const created = await api('POST', '/api/payments/create', { plan_id: 'starter' }, auth);
+  const approved = await api('POST', `/api/payments/test-checkout/${created.body.payment_id}/approve`);
+  const executed = await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, auth);
+  if (approved.status !== 200 || !executed.body?.success) throw new Error(`test checkout: ${created.status} ${approved.status} ${JSON.stringify(executed.body)}`);
   const started = performance.now();
   const search = await api('POST', '/api/lead-searches', { industry: 'Dentists', location, quantity: LEADS }, auth);
+  if (search.status !== 202 && search.status !== 200) throw new Error(`search start in ${location}: ${search.status} ${JSON.stringify(search.body)}`);
   const { messages } = await readFeed(`${url}/api/lead-searches/${search.body.id}/events`, auth, { until: (m) => m.event === 'finished', timeoutMs: 600_000 });
+  const finished = messages.find((m) => m.event === 'finished')?.data as { status?: string; code?: string; error?: string } | undefined;
+  if (finished?.status !== 'completed') throw new Error(`search in ${location} ended ${JSON.stringify(finished)}`);
   return { seconds: seconds(started), leads: messages.filter((m) => m.event === 'leads').flatMap((m) => m.data.leads).length };
 }
 
@@ -42,7 +50,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-cluster-'));
 fs.chmodSync(dataDir, 0o755);
 const cacheDir = process.env.BENCH_CLUSTER_COLD ? fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-cold-cache-')) : undefined;
 const env: NodeJS.ProcessEnv = {
-  ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), ADMIN_EMAILS: ADMIN, AUTH_REGISTER_PER_IP_PER_HOUR: '100000',
+  ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), AUTH_REGISTER_PER_IP_PER_HOUR: '100000',
   ...(cacheDir ? { LEADFORGE_CACHE_DIR: cacheDir } : {}),
 };
 const figures: Record<string, unknown> = { latencyMs: LATENCY_MS, leads: LEADS, cores: os.cpus().length };
@@ -65,10 +73,8 @@ try {
   figures.reconfigureSeconds = seconds(started);
   console.log(`cluster:up again with provider variables (helm upgrade, every Deployment rolled): ${figures.reconfigureSeconds} s`);
 
-  const api = apiClient(info.gateway);
-  await api('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
-  await timedSearch(info.gateway, 'Warm-up');
-  const inCluster = await timedSearch(info.gateway, 'Cluster');
+  await timedSearch(info.gateway, 'area-warm-up');
+  const inCluster = await timedSearch(info.gateway, 'area-cluster');
   figures.clusterSearch = inCluster;
   console.log(`${LEADS}-lead search through the cluster: ${inCluster.leads} leads in ${inCluster.seconds} s`);
 
@@ -76,7 +82,7 @@ try {
   const scraper = async () => JSON.parse(await kubectl(['get', 'deployment', 'scraper', '-n', 'leadforge', '-o', 'json'])).spec.replicas as number;
   const min = await scraper();
   const burstStarted = performance.now();
-  const burst = Promise.all(Array.from({ length: 12 }, (_, i) => timedSearch(info.gateway, `Burst ${i}`)));
+  const burst = Promise.all(Array.from({ length: 12 }, (_, i) => timedSearch(info.gateway, `area-burst-${i}`)));
   // Handled here so a failure while the loop below waits is not an unhandled rejection that exits before `finally` stops the cluster; `await burst` still throws it.
   burst.catch(() => undefined);
   let scaledTo = min;
@@ -95,11 +101,10 @@ try {
 
   // The same search on the production shape without Kubernetes, alone on the machine.
   const distWeb = await startFixtureWebProcess({ sites: LEADS * 4, uniformSites: true, latencyMs: LATENCY_MS });
-  const stack = await startDistributedStack({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-dist-')), env: { ADMIN_EMAILS: ADMIN, AUTH_REGISTER_PER_IP_PER_HOUR: '100000', ...fixtureWebEnv(distWeb.urls), SCRAPER_PER_HOST_DELAY_MS: '0', LOG_LEVEL: 'warn' } });
+  const stack = await startDistributedStack({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'lf-bench-dist-')), env: { AUTH_REGISTER_PER_IP_PER_HOUR: '100000', ...fixtureWebEnv(distWeb.urls), SCRAPER_PER_HOST_DELAY_MS: '0', LOG_LEVEL: 'warn' } });
   try {
-    await apiClient(stack.url)('POST', '/api/auth/register', { name: 'Bench Admin', email: ADMIN, password: 'secret123' });
-    await timedSearch(stack.url, 'Warm-up');
-    figures.distributedSearch = await timedSearch(stack.url, 'Distributed');
+    await timedSearch(stack.url, 'area-warm-up');
+    figures.distributedSearch = await timedSearch(stack.url, 'area-distributed');
   } finally {
     await stack.stop();
     await distWeb.stop();
