@@ -75,7 +75,7 @@ for (const kind of kinds) {
       expect(body.stats.revenue).toEqual({ total: 49, purchases: 1, refunded: 0 });
       expect(body.stats.usage).toEqual({ total_leads_generated: 7, total_scrapes: 1 });
       expect(body.stats.recent_purchases[0]).toMatchObject({ id: 'pur-1', plan_id: 'growth', amount: 49, credits: 330, user_name: 'Ada Lovelace', completed_at: completedAt });
-      expect(body.stats.daily.at(-1)).toMatchObject({ revenue: 49, leads: 7 });
+      expect(body.stats.daily.at(-1)).toMatchObject({ revenue: 49, leads: 7, searches: 1, credits_used: 7 });
       expect(body.contact_submissions).toEqual([expect.objectContaining({ id: 'contact-1', name: 'Grace', email: 'grace@example.com', message: 'Do you cover Lisbon?' })]);
 
       const logs = await h.call('GET', '/api/admin/activity-logs', undefined, asRoot());

@@ -16,6 +16,7 @@ import { WEBHOOK_DELIVERIES } from './webhooks/webhookSender.ts';
 import { MAIL_QUEUE } from '@leadforge/kit/mail';
 import { monitorRoutes } from './routes/monitorRoutes.ts';
 import { publicStatsRoute } from './routes/publicStatsRoute.ts';
+import { leadActivityRoute } from './routes/leadActivityRoute.ts';
 
 /** Lead searches and their leads: starting, the live feed, history, exports (CSV, JSON, Excel), webhooks, monitors, and the credits they hold. */
 export const leadsService = defineService({
@@ -28,7 +29,7 @@ export const leadsService = defineService({
   routes: [
     // Live streams and waiting calls end when the service begins to close, so the close can finish.
     (app, rt) => { app.addHook('preClose', async () => rt.closing.abort()); },
-    searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes, publicStatsRoute,
+    searchRoutes, generateLeadsRoute, searchFeedRoute, exportRoutes, accountDataRoute, optOutRoutes, adminOptOutRoutes, webhookRoutes, monitorRoutes, publicStatsRoute, leadActivityRoute,
   ],
   start: [({ mail }) => running(mail), consumeScrapeResults, consumeAccountDeletions, consumeSearchMails, ({ sweeper }) => running(sweeper), ({ webhooks }) => running(webhooks), ({ monitors }) => running(monitors)],
 });

@@ -106,6 +106,9 @@ export const DailyFigures = Type.Object({
   signups: Type.Integer(),
   revenue: Type.Number(),
   leads: Type.Integer(),
+  /** Searches that ended that day. */
+  searches: Type.Integer(),
+  credits_used: Type.Integer(),
 });
 export type DailyFigures = Static<typeof DailyFigures>;
 

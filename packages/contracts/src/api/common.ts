@@ -25,3 +25,17 @@ export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
 }, { additionalProperties: false });
+
+export const ACTIVITY_DAYS_DEFAULT = 30;
+export const ACTIVITY_DAYS_MAX = 90;
+
+/** How many UTC days back, today included. Shared by the leads and the credits activity. */
+export const ActivityQuery = Type.Object({
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_DAYS_MAX, default: ACTIVITY_DAYS_DEFAULT, errorMessage: `days must be a whole number from 1 to ${ACTIVITY_DAYS_MAX}` })),
+});
+export type ActivityQuery = Static<typeof ActivityQuery>;
+
+/** The last `count` UTC days as YYYY-MM-DD, oldest first, today last: the days an activity answer lists. */
+export function lastUtcDays(count: number, now: Date): string[] {
+  return Array.from({ length: count }, (_, i) => new Date(now.getTime() - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}

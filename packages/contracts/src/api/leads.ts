@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.ts';
+import { ActivityQuery, Timestamp } from './common.ts';
 import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 import { SearchFailureCode } from './locations.ts';
 
@@ -326,6 +326,22 @@ export type PublicLeadStats = Static<typeof PublicLeadStats>;
 
 const searchErrors = errorReplies(400, 401, 402, 404, 409, 429, 503);
 
+/** One UTC day of the signed-in user's searches, by the day each search started. */
+export const LeadActivityDay = Type.Object({
+  date: Type.String(),
+  searches: Type.Integer(),
+  leads: Type.Integer(),
+  with_email: Type.Integer(),
+  with_phone: Type.Integer(),
+  /** Delivered leads whose email the mail check found deliverable (`valid`). */
+  verified_email: Type.Integer(),
+});
+export type LeadActivityDay = Static<typeof LeadActivityDay>;
+
+/** The last `days` UTC days, oldest first, days without searches included as zeros. */
+export const LeadActivityResponse = Type.Object({ days: Type.Array(LeadActivityDay) });
+export type LeadActivityResponse = Static<typeof LeadActivityResponse>;
+
 /** Lead searches: run one and wait, start one, the history, one search, cancel, the live feed; the public figures. */
 export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   generate: {
@@ -339,4 +355,5 @@ export const LEAD_SEARCH_ROUTES = declareRoutes('leads', {
   /** Server-Sent Events, written as they come: no reply schema. */
   feed: { method: 'GET', path: '/api/lead-searches/:id/events', access: 'user', streaming: true, apiKey: true, schema: { params: LeadSearchId, querystring: SearchFeedQuery } },
   publicStats: { method: 'GET', path: '/api/lead-stats', access: 'public', schema: { response: { 200: PublicLeadStats } } },
+  activity: { method: 'GET', path: '/api/lead-activity', access: 'user', schema: { querystring: ActivityQuery, response: { 200: LeadActivityResponse, ...errorReplies(400, 401, 503) } } },
 });

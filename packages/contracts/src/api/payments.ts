@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MessageBody, Timestamp } from './common.ts';
+import { ActivityQuery, MessageBody, Timestamp } from './common.ts';
 import { declareRoutes, errorReplies } from '../routeDeclaration.ts';
 
 export const PLAN_IDS = ['starter', 'growth', 'agency'] as const;
@@ -223,6 +223,20 @@ export const WebhookAck = Type.Object({ received: Type.Boolean(), outcome: Type.
 /** A PayPal order (or a test checkout's), as in `/api/payments/promo-orders/:orderId`. */
 export const OrderIdParams = Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/** One UTC day of the signed-in user's credits, from the ledger. */
+export const CreditActivityDay = Type.Object({
+  date: Type.String(),
+  /** Credits added by purchases and promo claims that day. */
+  bought: Type.Integer(),
+  /** Credits charged for searches started that day (each search's hold less what it gave back). */
+  used: Type.Integer(),
+});
+export type CreditActivityDay = Static<typeof CreditActivityDay>;
+
+/** The last `days` UTC days, oldest first, days without movement included as zeros. */
+export const CreditActivityResponse = Type.Object({ days: Type.Array(CreditActivityDay) });
+export type CreditActivityResponse = Static<typeof CreditActivityResponse>;
+
 const paymentErrors = errorReplies(400, 401, 402, 404, 409, 422, 429, 502, 503);
 const promoErrors = errorReplies(400, 402, 404, 409, 422, 429, 502, 503);
 const adminErrors = errorReplies(400, 401, 403, 503);
@@ -231,6 +245,7 @@ const refundDecisionErrors = errorReplies(400, 401, 403, 404, 409, 502, 503);
 /** Billing's public routes: checkout, the CBC500 promo, PayPal's notifications, the admin's PayPal mode. */
 export const PAYMENT_ROUTES = declareRoutes('billing', {
   config: { method: 'GET', path: '/api/payments/config', access: 'public', schema: { response: { 200: PaymentsConfigResponse } } },
+  creditActivity: { method: 'GET', path: '/api/payments/credit-activity', access: 'user', schema: { querystring: ActivityQuery, response: { 200: CreditActivityResponse, ...paymentErrors } } },
   balance: { method: 'GET', path: '/api/payments/balance', access: 'user', schema: { response: { 200: CreditBalanceResponse, ...paymentErrors } } },
   history: { method: 'GET', path: '/api/payments/history', access: 'user', schema: { querystring: PaymentHistoryQuery, response: { 200: PaymentHistoryResponse, ...paymentErrors } } },
   create: { method: 'POST', path: '/api/payments/create', access: 'user', schema: { body: CreatePaymentRequest, response: { 200: CreatePaymentResponse, ...paymentErrors } } },

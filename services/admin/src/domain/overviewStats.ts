@@ -1,4 +1,4 @@
-import type { AdminPurchase, AdminStats, DailyFigures } from '@leadforge/contracts';
+import { lastUtcDays, type AdminPurchase, type AdminStats, type DailyFigures } from '@leadforge/contracts';
 import type { Db } from '@leadforge/kit/db';
 import { newestUsers, userTotals } from './userDirectory.ts';
 import { iso, num } from './sqlValues.ts';
@@ -59,15 +59,17 @@ const cents = (dollars: number) => Math.round(dollars * 100) / 100;
 
 /** The last CHART_DAYS UTC days, oldest first, with days without activity as zeros. */
 async function dailyFigures(db: Db, now: Date): Promise<DailyFigures[]> {
-  const days: string[] = [];
-  for (let i = CHART_DAYS - 1; i >= 0; i--) days.push(new Date(now.getTime() - i * 86_400_000).toISOString().slice(0, 10));
-  const rows: { day: string; signups: unknown; revenue: unknown; refunded: unknown; leads: unknown }[] = await db('rm_daily')
-    .select(db.raw('day::text AS day'), 'signups', 'revenue', 'refunded', 'leads')
+  const days = lastUtcDays(CHART_DAYS, now);
+  const rows: { day: string; signups: unknown; revenue: unknown; refunded: unknown; leads: unknown; scrapes: unknown; credits_used: unknown }[] = await db('rm_daily')
+    .select(db.raw('day::text AS day'), 'signups', 'revenue', 'refunded', 'leads', 'scrapes', 'credits_used')
     .where('day', '>=', days[0])
     .andWhere('day', '<=', days[days.length - 1]);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return days.map((date) => {
     const r = byDay.get(date);
-    return { date, signups: num(r?.signups), revenue: cents(num(r?.revenue) - num(r?.refunded)), leads: num(r?.leads) };
+    return {
+      date, signups: num(r?.signups), revenue: cents(num(r?.revenue) - num(r?.refunded)), leads: num(r?.leads),
+      searches: num(r?.scrapes), credits_used: num(r?.credits_used),
+    };
   });
 }

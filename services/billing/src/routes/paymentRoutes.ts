@@ -1,6 +1,7 @@
 import type { App } from '@leadforge/kit/service';
 import { handle, principalOf, rateLimited } from '@leadforge/kit/http';
-import { CreatePaymentRequest, PAYMENT_ROUTES } from '@leadforge/contracts';
+import { ACTIVITY_DAYS_DEFAULT, CreatePaymentRequest, PAYMENT_ROUTES } from '@leadforge/contracts';
+import { creditActivity } from '../domain/creditActivity.ts';
 import { purchaseHistory } from '../domain/purchaseHistory.ts';
 import { promoOutcomeFor } from '../domain/promoClaims.ts';
 import type { BillingRuntime } from '../runtime.ts';
@@ -20,6 +21,10 @@ export async function paymentRoutes(app: App, rt: BillingRuntime): Promise<void>
 
   // Right after signing up it waits a moment for the signup grant, as auth's /me does.
   handle(app, PAYMENT_ROUTES.balance, async (request) => ({ balance: await rt.balanceForDisplay(principalOf(request).id) }));
+
+  handle(app, PAYMENT_ROUTES.creditActivity, async (request) => ({
+    days: await creditActivity(db, principalOf(request).id, request.query.days ?? ACTIVITY_DAYS_DEFAULT),
+  }));
 
   handle(app, PAYMENT_ROUTES.history, async (request) => {
     const { limit = 20 } = request.query;
