@@ -1,9 +1,18 @@
-import type { AdminStats } from '@leadforge/contracts';
-import { DailyChart } from './DailyChart';
+import type { AdminStats, DailyFigures } from '@leadforge/contracts';
+import { DailyChart, DailyTable, type ChartTone } from '../components/DailyChart';
 import { RoleBadge } from './RoleBadge';
 import { StatCard } from './StatCard';
 import { TestMoneyBadge } from './TestMoneyBadge';
 import { date, dollars, planLabel, whole } from './format';
+
+/** The overview's charts, and the columns of the table that stands for them. */
+const DAILY_SERIES: { label: string; value(day: DailyFigures): number; format(n: number): string; tone: ChartTone }[] = [
+  { label: 'Signups', value: (d) => d.signups, format: whole, tone: 'primary' },
+  { label: 'Revenue', value: (d) => d.revenue, format: dollars, tone: 'success' },
+  { label: 'Searches', value: (d) => d.searches, format: whole, tone: 'primary' },
+  { label: 'Leads generated', value: (d) => d.leads, format: whole, tone: 'accent' },
+  { label: 'Credits used', value: (d) => d.credits_used, format: whole, tone: 'accent' },
+];
 
 export function OverviewTab({ stats }: { stats: AdminStats }) {
   return (
@@ -20,11 +29,10 @@ export function OverviewTab({ stats }: { stats: AdminStats }) {
 
       <section className="card admin-section" aria-labelledby="admin-trends">
         <h2 id="admin-trends">Last 30 days</h2>
-        <div className="admin-chart-grid">
-          <DailyChart title="Signups" days={stats.daily} value={(d) => d.signups} format={whole} tone="primary" />
-          <DailyChart title="Revenue" days={stats.daily} value={(d) => d.revenue} format={dollars} tone="success" />
-          <DailyChart title="Leads generated" days={stats.daily} value={(d) => d.leads} format={whole} tone="accent" />
+        <div className="daily-chart-grid" data-testid="admin-charts">
+          {DAILY_SERIES.map((series) => <DailyChart key={series.label} title={series.label} days={stats.daily} value={series.value} format={series.format} tone={series.tone} />)}
         </div>
+        <DailyTable caption="The last 30 days" days={stats.daily} columns={DAILY_SERIES} testId="admin-daily-table" />
       </section>
 
       <div className="admin-two-columns">

@@ -4,6 +4,8 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../auth/useAuth';
 import { invalidateBalance, useBalance } from '../billing/balance';
 import { formatCount } from '../billing/plans';
+import { ActivityCard } from './ActivityCard';
+import { activityKeys } from './activityApi';
 import { CoverageSentence } from './CoverageSentence';
 import { LeadForm } from './LeadForm';
 import { leadSearchKeys } from './leadsApi';
@@ -21,11 +23,12 @@ export function DashboardPage() {
   const { user } = useAuth();
   const balance = useBalance();
   const queryClient = useQueryClient();
-  // The history shows a search from its start; the balance follows its hold at the start and its
+  // The history and the activity charts show a search from its start; the balance follows its hold at the start and its
   // charge when the live feed says it ended.
   const onSearchChange = useCallback(() => {
     void invalidateBalance(queryClient);
     void queryClient.invalidateQueries({ queryKey: leadSearchKeys.history });
+    void queryClient.invalidateQueries({ queryKey: activityKeys.all });
   }, [queryClient]);
   const { state, generate, cancel, showLatest } = useLeadSearch(onSearchChange);
   // Coming back to the dashboard shows the last search (followed live if it still runs), not an empty table.
@@ -71,6 +74,8 @@ export function DashboardPage() {
         idleText="Your leads will appear here. Fill in the form and press Generate Leads."
         onIncludeOwned={search ? () => void generate(search.summary.industry, search.summary.location, search.summary.quantity, true) : undefined}
       />
+
+      <ActivityCard />
 
       <SearchHistory
         pageSize={5}
