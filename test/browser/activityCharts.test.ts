@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@leadforge/testing';
 import { axeFindings } from '../support/accessibility.ts';
 import { bearer } from '../support/api.ts';
-import { chromiumAvailable, launchBrowser, screenshot } from '../support/browser.ts';
+import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
 
 const SIZES = [
@@ -48,6 +49,13 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
     return page;
   }
 
+  /** The part of the page a locator covers, from a full-page shot (an element shot taller than the window shows the sticky header over it). */
+  async function shotOf(page: Page, locator: ReturnType<Page['locator']>, name: string): Promise<void> {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = (await locator.boundingBox())!;
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true, clip: box });
+  }
+
   async function seriousFindings(page: Page): Promise<string[]> {
     return (await axeFindings(page)).filter((f) => f.impact === 'critical' || f.impact === 'serious').map((f) => `${f.impact} ${f.id}: ${f.help} at ${f.targets.slice(0, 3).join(' | ')}`);
   }
@@ -59,8 +67,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
       await card.getByRole('heading', { name: 'Your last 30 days' }).waitFor();
       await card.getByTestId('activity-empty').waitFor();
       expect(await card.locator('svg').count()).toBe(0);
-      await card.scrollIntoViewIfNeeded();
       await screenshot(page, `activity-dashboard-empty-${size.name}`);
+      await shotOf(page, card, `activity-card-empty-${size.name}`);
       expect(await seriousFindings(page)).toEqual([]);
       await page.context().close();
     }, 120_000);
@@ -88,8 +96,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
       expect(await row.locator('th').innerText()).toBe(today());
       const cells = await row.locator('td').allInnerTexts();
       expect([cells[0], cells[1], cells[5], cells[6]]).toEqual(['2', '18', '18', '100']);
-      await card.scrollIntoViewIfNeeded();
       await screenshot(page, `activity-dashboard-${size.name}`);
+      await shotOf(page, card, `activity-card-${size.name}`);
       expect(await seriousFindings(page)).toEqual([]);
       await page.context().close();
     }, 120_000);
@@ -109,6 +117,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
       const cells = await row.locator('td').allInnerTexts();
       expect([cells[0], cells[2], cells[3], cells[4]]).toEqual(['3', '2', '18', '18']);
       await screenshot(page, `activity-admin-overview-${size.name}`);
+      await shotOf(page, page.getByRole('region', { name: 'Last 30 days', exact: true }), `activity-admin-charts-${size.name}`);
       expect(await seriousFindings(page)).toEqual([]);
       await page.context().close();
     }, 120_000);

@@ -78,7 +78,8 @@ export function DailyTable<D extends { date: string }>({ caption, days, columns,
     <details className="daily-table" data-testid={testId}>
       <summary>{caption} as a table</summary>
       {active.length === 0 ? <p className="muted">Nothing on any day.</p> : (
-        <div className="daily-table-scroll">
+        // On a phone the table scrolls sideways inside itself; a keyboard user reaches it with Tab to scroll it.
+        <div className="daily-table-scroll" tabIndex={0} role="region" aria-label={`${caption}, scrolls sideways`}>
           <table>
             <caption className="daily-table-caption">{caption}, days with any activity, newest first</caption>
             <thead>
