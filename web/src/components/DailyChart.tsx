@@ -16,7 +16,7 @@ export const dayLabel = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDa
  */
 export function chartSummary(title: string, values: number[], dates: string[], format: (n: number) => string): string {
   const total = values.reduce((a, b) => a + b, 0);
-  if (values.every((v) => v === 0)) return `${title}: none in the last ${values.length} days`;
+  if (values.every((v) => v === 0)) return `${title}: ${format(0)} over the last ${values.length} days, nothing on any day`;
   const busiest = values.indexOf(Math.max(...values));
   const active = values.filter((v) => v !== 0).length;
   return `${title}: ${format(total)} over the last ${values.length} days, on ${active} day${active === 1 ? '' : 's'}; the most on ${dayLabel(dates[busiest])} (${format(values[busiest])})`;
