@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/testing';
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { apiClient, bearer, loopbackAddresses } from '../support/api.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 import { waitForMail } from '@leadforge/testing';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 
@@ -43,9 +44,11 @@ describe('the 7-day refund through the gateway, with PayPal (stand-in)', () => {
     expect(held.status).toBe(201);
     expect((await internal('POST', `/internal/reservations/${held.body.reservation_id}/settle`, { charge: amount })).status).toBe(200);
   };
+  // Each person registers from their own address: one address registering twice in a day is taken for one person.
+  const nextAddress = loopbackAddresses();
   const register = async (name: string, referralToken?: string): Promise<Buyer> => {
     const email = `refund.${++people}.${Date.now()}@example.com`;
-    const res = await api('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralToken ? { referral_code: referralToken } : {}) });
+    const res = await apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralToken ? { referral_code: referralToken } : {}) });
     expect(res.status).toBe(201);
     const buyer = { id: res.body.user.id as string, email, auth: bearer(res.body.access_token) };
     await waitFor(() => balance(buyer), { until: (b) => b === 10, what: 'the signup grant' });
@@ -73,8 +76,7 @@ describe('the 7-day refund through the gateway, with PayPal (stand-in)', () => {
     });
     api = apiClient(stack.url);
     mailDir = path.join(stack.dataDir, 'mail');
-    const chief = await api('POST', '/api/auth/register', { name: 'Refund Admin', email: ADMIN_EMAIL, password: 'secret123' });
-    admin = bearer(chief.body.access_token);
+    admin = bearer((await registerAdmin(api, stack.dataDir, { name: 'Refund Admin', email: ADMIN_EMAIL, password: 'secret123' })).token);
   }, 240_000);
   afterAll(async () => {
     await stack?.stop();
