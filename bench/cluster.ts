@@ -39,7 +39,7 @@ async function timedSearch(url: string, location: string): Promise<{ seconds: nu
   if (approved.status !== 200 || !executed.body?.success) throw new Error(`test checkout: ${created.status} ${approved.status} ${JSON.stringify(executed.body)}`);
   const started = performance.now();
   const search = await api('POST', '/api/lead-searches', { industry: 'Dentists', location, quantity: LEADS }, auth);
-  if (search.status !== 202 && search.status !== 200) throw new Error(`search start in ${location}: ${search.status} ${JSON.stringify(search.body)}`);
+  if (search.status < 200 || search.status > 299) throw new Error(`search start in ${location}: ${search.status} ${JSON.stringify(search.body)}`);
   const { messages } = await readFeed(`${url}/api/lead-searches/${search.body.id}/events`, auth, { until: (m) => m.event === 'finished', timeoutMs: 600_000 });
   const finished = messages.find((m) => m.event === 'finished')?.data as { status?: string; code?: string; error?: string } | undefined;
   if (finished?.status !== 'completed') throw new Error(`search in ${location} ended ${JSON.stringify(finished)}`);
@@ -60,6 +60,15 @@ try {
   const first = await clusterCommand('up', env);
   figures[cacheDir ? 'coldUpSeconds' : 'cachedUpSeconds'] = seconds(started);
   console.log(`cluster:up (${cacheDir ? 'cold: toolchain built' : 'toolchain cached'}, fresh data folder): every pod Ready in ${first.seconds.toFixed(0)} s`);
+  if (cacheDir) {
+    // The cold run built the cache: down, a fresh data folder, and up again is the cached figure.
+    await clusterCommand('down', env);
+    for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    started = performance.now();
+    await clusterCommand('up', env);
+    figures.cachedUpSeconds = seconds(started);
+    console.log(`cluster:up (toolchain cached, fresh data folder): every pod Ready in ${figures.cachedUpSeconds} s`);
+  }
   const info = readClusterInfo(dataDir);
   const kubectl = kubectlRunner(info);
 
