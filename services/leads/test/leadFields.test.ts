@@ -25,6 +25,21 @@ describe('lead fields from the engine', () => {
     expect(leadKeyOf({ key: 'osm:node/1\u0000\ud800' })).toBe('osm:node/1 \ufffd');
   });
 
+  it('keeps the people with a name, a known role (else other), their role as written and an http(s) page', () => {
+    const lead = toStoredLead(engineLead(1, {
+      people: [
+        { name: ' Eva\u202e Roth ', role: 'owner', role_text: 'Inh.', source: 'https://x.test/impressum' },
+        { name: 'Paul Roth', role: 'boss' as 'other', source: 'javascript:alert(1)' },
+        { name: '  ', role: 'owner' },
+      ],
+    }));
+    expect(lead.people).toEqual([
+      { name: 'Eva Roth', role: 'owner', role_text: 'Inh.', source: 'https://x.test/impressum' },
+      { name: 'Paul Roth', role: 'other' },
+    ]);
+    expect(toStoredLead(engineLead(2))).not.toHaveProperty('people');
+  });
+
   it('drops social links that are not http(s)', () => {
     const lead = toStoredLead(engineLead(1, { socials: [{ network: 'facebook', url: 'https://facebook.com/x' }, { network: 'evil', url: 'javascript:alert(1)' }] }));
     expect(lead.socials).toEqual([{ network: 'facebook', url: 'https://facebook.com/x' }]);
