@@ -72,6 +72,8 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     })));
     expect(json.leads.some((lead) => lead.address || lead.country)).toBe(true);
     expect(json.leads.some((lead) => lead.socials?.length)).toBe(true);
+    // The people a site names travel with the lead; its decision-maker is the Name.
+    expect(json.leads.some((lead) => lead.people?.length && lead.people[0].name === lead.name)).toBe(true);
 
     const csv: Record<string, string>[] = parse(await download('csv'), { bom: true, columns: true });
     expect(csv).toEqual(expected);
