@@ -54,14 +54,14 @@ export function roleOf(text: string): PersonRole | undefined {
   return best;
 }
 
-// A label that introduces the people, at the start of a line: these owner and legal labels may be
-// followed by the name after a space ("Inh. Britta Ackermann", "v/ Anita Berge"), any other role
-// only after ":" or "-" or on the next line.
-const SPACED_LABEL = /^(inhaber(?:in)?|inh\.|gesch(?:ä|ae)ftsf(?:ü|ue)hr(?:er|erin|ung|ende[rn]?)|vertreten durch|vertretungsberechtigt(?:e[rn]?)?|owner|proprietor|founder|co-founder|managing director|g[ée]rant(?:e)?|propri[ée]taire|titolare|propietari[oa]|eigenaar|właściciel(?:ka)?|jednatel|majitel(?:ka)?|daglig leder|innehaver|v\/)\s*(?:[:\-–]\s*|\s+(?=\p{Lu}))(.*)$/iu;
+// A label that introduces the people, at the start of a line: these legal labels may be followed by
+// the name after a space ("Inh. Britta Ackermann", "v/ Anita Berge"); any other role only after ":"
+// or a dash, or on the next line ("Owner Benefits Program" is a heading, not Mr Program).
+const SPACED_LABEL = /^(inhaber(?:in)?|inh\.|gesch(?:ä|ae)ftsf(?:ü|ue)hr(?:er|erin|ung|ende[rn]?)|vertreten durch|vertretungsberechtigt(?:e[rn]?)?|g[ée]rant(?:e)?|propri[ée]taire|titolare|propietari[oa]|eigenaar|właściciel(?:ka)?|jednatel|majitel(?:ka)?|daglig leder|innehaver|v\/)\s*(?:[:\-–]\s*|\s+(?=\p{Lu}))(.*)$/iu;
 // "Verantwortlich für den Inhalt nach § 55 RStV:" / "Inhaltlich verantwortlich gemäß § 6 MDStV:".
 const RESPONSIBLE_LABEL = /^((?:inhaltlich\s+)?verantwortlich(?:e[rn]?)?)(?:\s[^:]{0,60})?:\s*(.*)$/iu;
 // "President: ...", "Owner & Chef - ...": a role, then ":" or a dash.
-const COLON_LABEL = /^([^:–-]{2,40}?)\s*(?::|\s[-–])\s*(.*)$/u;
+const COLON_LABEL = /^([^:–]{2,40}?)\s*(?::|\s[-–]\s)\s*(.*)$/u;
 
 // "Inhaberin der Praxis ist Britta Ackermann." / "The owner is Jane Doe."
 const OWNER_SENTENCE = /\b(inhaber(?:in)?|gesch(?:ä|ae)ftsf(?:ü|ue)hrer(?:in)?|owner|proprietor|founder)\b[^.:]{0,40}?\b(?:ist|is)\s+(.+)$/iu;

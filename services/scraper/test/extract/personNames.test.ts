@@ -91,6 +91,8 @@ describe('the people who run a business', () => {
     expect(personOf('<p>Geschäftsführung:</p><p>Hauptstraße 12</p>')).toBeUndefined();
     expect(personOf('<p>Owner: The Team</p>')).toBeUndefined();
     expect(personOf('<p>Partner</p><p>Kontakt Impressum</p>')).toBeUndefined();
+    expect(personOf('<h2>Owner Benefits Program</h2>')).toBeUndefined();
+    expect(personOf('<p>Co-founder: Lea Stein</p>')).toBe('Lea Stein');
     expect(personOf('<p>Our founders and staff welcome you.</p><p>Dr. Shapiro graduated from Emory.</p>')).toBeUndefined();
     expect(personOf('<h1>Bright Dental</h1><p>Call us on 020 7946 0123</p>')).toBeUndefined();
   });
