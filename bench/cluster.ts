@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFixtureWebProcess } from '../services/scraper/test/fixtureWeb/fixtureWebProcess.ts';
 import { readFeed } from '../services/leads/test/support/feedReader.ts';
-import { clusterCommand, kubectlRunner, readClusterInfo } from '../test/cluster/support/clusterCommands.ts';
+import { clusterCommand, kubectlRunner, readClusterInfo, serveFixtureZone } from '../test/cluster/support/clusterCommands.ts';
 import { apiClient, bearer } from '../test/support/api.ts';
 import { fixtureWebEnv, startDistributedStack } from '../test/support/distributedStack.ts';
 import { freePort } from '../stack/src/freePort.ts';
@@ -39,7 +39,7 @@ async function timedSearch(url: string, location: string): Promise<{ seconds: nu
   if (approved.status !== 200 || !executed.body?.success) throw new Error(`test checkout: ${created.status} ${approved.status} ${JSON.stringify(executed.body)}`);
   const started = performance.now();
   const search = await api('POST', '/api/lead-searches', { industry: 'Dentists', location, quantity: LEADS }, auth);
-  if (search.status !== 202 && search.status !== 200) throw new Error(`search start in ${location}: ${search.status} ${JSON.stringify(search.body)}`);
+  if (search.status < 200 || search.status > 299) throw new Error(`search start in ${location}: ${search.status} ${JSON.stringify(search.body)}`);
   const { messages } = await readFeed(`${url}/api/lead-searches/${search.body.id}/events`, auth, { until: (m) => m.event === 'finished', timeoutMs: 600_000 });
   const finished = messages.find((m) => m.event === 'finished')?.data as { status?: string; code?: string; error?: string } | undefined;
   if (finished?.status !== 'completed') throw new Error(`search in ${location} ended ${JSON.stringify(finished)}`);
@@ -60,18 +60,26 @@ try {
   const first = await clusterCommand('up', env);
   figures[cacheDir ? 'coldUpSeconds' : 'cachedUpSeconds'] = seconds(started);
   console.log(`cluster:up (${cacheDir ? 'cold: toolchain built' : 'toolchain cached'}, fresh data folder): every pod Ready in ${first.seconds.toFixed(0)} s`);
+  if (cacheDir) {
+    // The cold run built the cache: down, a fresh data folder, and up again is the cached figure.
+    await clusterCommand('down', env);
+    for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    started = performance.now();
+    await clusterCommand('up', env);
+    figures.cachedUpSeconds = seconds(started);
+    console.log(`cluster:up (toolchain cached, fresh data folder): every pod Ready in ${figures.cachedUpSeconds} s`);
+  }
   const info = readClusterInfo(dataDir);
   const kubectl = kubectlRunner(info);
 
   const web = await startFixtureWebProcess({ sites: LEADS * 4, uniformSites: true, latencyMs: LATENCY_MS, host: info.node_ip }, { netns: info.netns });
-  const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
-  const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
-  await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
   const providerEnv = { PLACES_SOURCES: 'osm', NOMINATIM_URL: web.urls.nominatim, OVERPASS_URL: web.urls.overpass, DECODO_PROXY_URL: web.urls.proxy, SCRAPER_ALLOW_PRIVATE_NETWORKS: 'true', SCRAPER_PER_HOST_DELAY_MS: '0' };
   started = performance.now();
   await clusterCommand('up', { ...env, ...providerEnv });
   figures.reconfigureSeconds = seconds(started);
   console.log(`cluster:up again with provider variables (helm upgrade, every Deployment rolled): ${figures.reconfigureSeconds} s`);
+  // After the last cluster:up, which applies CoreDNS's own configuration (it dropped a zone added before it).
+  await serveFixtureZone(info, kubectl);
 
   await timedSearch(info.gateway, 'area-warm-up');
   const inCluster = await timedSearch(info.gateway, 'area-cluster');

@@ -92,6 +92,10 @@ describe.skipIf(why.length > 0)(`the dashboard in the browser${why.length ? ` ($
     expect(await visit.getAttribute('target')).toBe('_blank');
     expect(await visit.getAttribute('rel')).toContain('noopener');
     expect(await visit.getAttribute('href')).toMatch(/^https?:\/\//);
+    // A business whose impressum names its owner ("Inhaber: ...") shows the role under the name.
+    const roles = await page.getByTestId('leads-table').locator('.person-role').allInnerTexts();
+    expect(roles.length).toBeGreaterThan(0);
+    expect(roles.filter((role) => !/^(?:Owner|Managing director|Partner|Manager|Other)(?: \+\d+)?$/.test(role))).toEqual([]);
     await screenshot(page, 'leads-dashboard-results');
   }, 120_000);
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
 import { apiClient, bearer } from '../support/api.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 import { chromiumAvailable, launchBrowser, screenshot, SHOTS_DIR } from '../support/browser.ts';
 import { sidewaysOverflow } from '../support/accessibility.ts';
 
@@ -40,7 +41,7 @@ describe.skipIf(!chromiumAvailable)('the 7-day refund in the browser, with the t
       launchBrowser(),
     ]);
     const api = apiClient(stack.url);
-    const admin = bearer((await api('POST', '/api/auth/register', ADMIN)).body.access_token);
+    const admin = bearer((await registerAdmin(api, stack.dataDir, ADMIN)).token);
     for (const who of [UMA, QUINN, RITA]) {
       const reg = await api('POST', '/api/auth/register', who);
       const created = await api('POST', '/api/payments/create', { plan_id: who === RITA ? 'starter' : 'growth' }, bearer(reg.body.access_token));

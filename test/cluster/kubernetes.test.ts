@@ -24,7 +24,7 @@ import { startFixtureWebProcess, type FixtureWebProcess } from '../../services/s
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { apiClient, bearer } from '../support/api.ts';
 import { emptyPanels } from './support/dashboardQueries.ts';
-import { clusterCommand, kubectlRunner, readClusterInfo, type ClusterInfo } from './support/clusterCommands.ts';
+import { clusterCommand, kubectlRunner, readClusterInfo, serveFixtureZone, type ClusterInfo } from './support/clusterCommands.ts';
 
 const NAMESPACE = 'leadforge';
 const DEPLOYMENTS = [...SERVICES, 'gateway', 'web'].sort();
@@ -98,17 +98,8 @@ describe('the product on a single-node Kubernetes cluster built here (npm run cl
       BILLING_ORDERS_PER_USER_PER_HOUR: '1000000',
     };
     await clusterCommand('up', productEnv, (line) => upOutput.push(line));
-    // The fixture hosts as the cluster's DNS answers them: a zone of CoreDNS's, added after cluster:up (which
-    // applies CoreDNS's own configuration), read by its reload plugin; the scraper resolves each site it reads.
-    const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
-    const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
-    await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
-    const clusterDns = JSON.parse(await kubectl(['get', 'service', 'kube-dns', '-n', 'kube-system', '-o', 'json'])).spec.clusterIP as string;
-    const resolveInside = () => {
-      const script = `const r = new (require('node:dns').promises.Resolver)(); r.setServers(['${clusterDns}']); r.resolve4('site-000.fixture.test').then((a) => console.log(a.join(',')), () => console.log('none'));`;
-      return execFileSync('nsenter', [`--net=${info.netns}`, process.execPath, '-e', script], { encoding: 'utf8' }).trim();
-    };
-    await waitFor(async () => resolveInside(), { until: (answer) => answer === info.node_ip, timeoutMs: 180_000, intervalMs: 2000, what: 'the cluster DNS answering the fixture hosts' });
+    // The fixture hosts as the cluster's DNS answers them (after cluster:up, which applies CoreDNS's own configuration).
+    await serveFixtureZone(info, kubectl);
   }, 3_600_000);
 
   afterAll(async () => {

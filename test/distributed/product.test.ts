@@ -23,7 +23,7 @@ import { containerEngine, imageOf } from '../../stack/src/infrastructure/contain
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { apiClient, bearer, loopbackAddresses } from '../support/api.ts';
 import { fixtureWebEnv, SHORT_KAFKA_SESSIONS, startDistributedStack, stoppedLines, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { startOtlpCollector, type OtlpCollector } from '../support/otlpCollector.ts';
 import { fuzzRoutes } from '../support/fuzz.ts';
@@ -55,8 +55,10 @@ describe.skipIf(Boolean(missing))(`the product in its production shape (services
   let adminAuth: Record<string, string>;
   let seq = 0;
 
+  // Each person registers from their own address: one address registering twice in a day is taken for one person.
+  const nextAddress = loopbackAddresses();
   const register = async (name: string, extra: object = {}) => {
-    const res = await api('POST', '/api/auth/register', { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}-${++seq}@example.com`, password: 'secret123', ...extra });
+    const res = await apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}-${++seq}@example.com`, password: 'secret123', ...extra });
     expect(res.status).toBe(201);
     return { id: res.body.user.id as string, token: res.body.access_token as string, auth: bearer(res.body.access_token), email: res.body.user.email as string };
   };

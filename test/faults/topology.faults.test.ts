@@ -19,7 +19,7 @@ import { missingPrerequisites } from '../../stack/src/distributed/prerequisites.
 import { startFixtureWeb, type FixtureWeb } from '../../services/scraper/test/fixtureWeb/fixtureWeb.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
 import { readFeed, type FeedMessage } from '../../services/leads/test/support/feedReader.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { apiClient, bearer, loopbackAddresses } from '../support/api.ts';
 import { fixtureWebEnv, startDistributedStack, type DistributedStackProcess } from '../support/distributedStack.ts';
 import { groupsBehind } from '../support/kafkaGroups.ts';
 import { waitFor } from '@leadforge/testing';
@@ -60,8 +60,10 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
   let passed = 0;
 
   const url = (instance: string) => stack.component(instance).url!;
+  // Each person registers from their own address: one address registering twice in a day is taken for one person.
+  const nextAddress = loopbackAddresses();
   const register = async (name: string, extra: object = {}) => {
-    const res = await api('POST', '/api/auth/register', { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}-${++seq}@example.com`, password: 'secret123', ...extra });
+    const res = await apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}-${++seq}@example.com`, password: 'secret123', ...extra });
     expect(res.status).toBe(201);
     return { id: res.body.user.id as string, auth: bearer(res.body.access_token), email: res.body.user.email as string };
   };
@@ -192,7 +194,7 @@ describe.skipIf(Boolean(missing))(`the event path under faults, on the whole top
       timed('buy growth', async () => { const r = await buy(b2.auth, 'growth'); return { ...r, status: r.executed }; }),
       (async () => {
         const token = await referralToken(code);
-        const res = await timed('register', () => api('POST', '/api/auth/register', { name: 'Buyer Four', email: `buyer.four-${++seq}@example.com`, password: 'secret123', referral_code: token }));
+        const res = await timed('register', () => apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name: 'Buyer Four', email: `buyer.four-${++seq}@example.com`, password: 'secret123', referral_code: token }));
         const b4 = { id: res.body.user.id as string, auth: bearer(res.body.access_token), email: res.body.user.email as string };
         const bought = await timed('buy agency', async () => { const r = await buy(b4.auth, 'agency'); return { ...r, status: r.executed }; });
         return { b4, bought };

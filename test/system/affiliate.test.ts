@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { apiClient, bearer, loopbackAddresses } from '../support/api.ts';
 import { waitFor } from '@leadforge/testing';
 
 const REFERRAL_SECRET = `system-test-referral-secret-${crypto.randomBytes(8).toString('hex')}`;
@@ -27,8 +27,10 @@ describe('the referral programme through the gateway, started as `npm start` sta
   let api: ReturnType<typeof apiClient>;
   let billingPort: number;
 
+  // Each person registers from their own address: one address registering twice in a day is taken for one person.
+  const nextAddress = loopbackAddresses();
   const register = async (name: string, email: string, referralCode?: string) => {
-    const res = await api('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralCode ? { referral_code: referralCode } : {}) });
+    const res = await apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralCode ? { referral_code: referralCode } : {}) });
     expect(res.status).toBe(201);
     return { id: res.body.user.id as string, auth: bearer(res.body.access_token) };
   };

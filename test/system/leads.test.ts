@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { SERVICE_DEFINITIONS } from '@leadforge/stack';
-import { insufficientCreditsDetail, LEADS_EXPORT_COLUMNS, matchesFilter, NO_FILTER, type Lead } from '@leadforge/contracts';
+import { insufficientCreditsDetail, LEADS_EXPORT_COLUMNS, matchesFilter, NO_FILTER, verdictWord, type Lead } from '@leadforge/contracts';
 import { bearer } from '../support/api.ts';
 import { readFeed } from '../../services/leads/test/support/feedReader.ts';
 import { startProductAround, type ProductAround } from '../support/productAround.ts';
@@ -64,11 +64,16 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     expect(json.leads).toEqual(leads);
     // What a spreadsheet row must say for each JSON lead, column by column.
     const expected = json.leads.map((lead) => Object.fromEntries(LEADS_EXPORT_COLUMNS.map(({ header, key }) => {
-      const value = key === 'socials' ? (lead.socials ?? []).map((social) => social.url).join('; ') : lead[key] ?? '';
+      const decisionMaker = lead.people?.[0];
+      const value = key === 'socials' ? (lead.socials ?? []).map((social) => social.url).join('; ')
+        : key === 'role' ? (decisionMaker ? verdictWord(decisionMaker.role) : '')
+          : key === 'role_text' ? decisionMaker?.role_text ?? '' : lead[key] ?? '';
       return [header, String(value)];
     })));
     expect(json.leads.some((lead) => lead.address || lead.country)).toBe(true);
     expect(json.leads.some((lead) => lead.socials?.length)).toBe(true);
+    // The people a site names travel with the lead; its decision-maker is the Name.
+    expect(json.leads.some((lead) => lead.people?.length && lead.people[0].name === lead.name)).toBe(true);
 
     const csv: Record<string, string>[] = parse(await download('csv'), { bom: true, columns: true });
     expect(csv).toEqual(expected);

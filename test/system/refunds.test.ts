@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@leadforge/testing';
 import { freePort } from '../../stack/src/freePort.ts';
 import { startLocalStack, type LocalStackProcess } from '../support/localStack.ts';
-import { apiClient, bearer } from '../support/api.ts';
+import { apiClient, bearer, loopbackAddresses } from '../support/api.ts';
+import { registerAdmin } from '../support/verifiedAdmin.ts';
 import { waitForMail } from '@leadforge/testing';
-import { startPaypalStandIn, type PaypalStandIn } from '../../services/billing/test/support/paypalStandIn.ts';
+import { startPaypalStandIn, type PaypalStandIn, type StandInPayer } from '../../services/billing/test/support/paypalStandIn.ts';
 
 const ADMIN_EMAIL = 'refund-admin@example.com';
 const INTERNAL_TOKEN = crypto.randomBytes(24).toString('hex');
@@ -43,19 +44,21 @@ describe('the 7-day refund through the gateway, with PayPal (stand-in)', () => {
     expect(held.status).toBe(201);
     expect((await internal('POST', `/internal/reservations/${held.body.reservation_id}/settle`, { charge: amount })).status).toBe(200);
   };
+  // Each person registers from their own address: one address registering twice in a day is taken for one person.
+  const nextAddress = loopbackAddresses();
   const register = async (name: string, referralToken?: string): Promise<Buyer> => {
     const email = `refund.${++people}.${Date.now()}@example.com`;
-    const res = await api('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralToken ? { referral_code: referralToken } : {}) });
+    const res = await apiClient(stack.url, { from: nextAddress() })('POST', '/api/auth/register', { name, email, password: 'secret123', ...(referralToken ? { referral_code: referralToken } : {}) });
     expect(res.status).toBe(201);
     const buyer = { id: res.body.user.id as string, email, auth: bearer(res.body.access_token) };
     await waitFor(() => balance(buyer), { until: (b) => b === 10, what: 'the signup grant' });
     return buyer;
   };
   /** Buys a pack through PayPal as the Credits page does; answers the purchase and its PayPal order. */
-  const buy = async (who: Buyer, planId: 'starter' | 'growth') => {
+  const buy = async (who: Buyer, planId: 'starter' | 'growth', payer?: StandInPayer) => {
     const created = await api('POST', '/api/payments/create', { plan_id: planId }, who.auth);
     expect(created.status).toBe(200);
-    paypal.approve(created.body.payment_id);
+    paypal.approve(created.body.payment_id, payer);
     expect((await api('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, who.auth)).body).toMatchObject({ success: true });
     const history = (await api('GET', '/api/payments/history', undefined, who.auth)).body.purchases;
     return { purchaseId: history[0].id as string, orderId: created.body.payment_id as string };
@@ -73,8 +76,7 @@ describe('the 7-day refund through the gateway, with PayPal (stand-in)', () => {
     });
     api = apiClient(stack.url);
     mailDir = path.join(stack.dataDir, 'mail');
-    const chief = await api('POST', '/api/auth/register', { name: 'Refund Admin', email: ADMIN_EMAIL, password: 'secret123' });
-    admin = bearer(chief.body.access_token);
+    admin = bearer((await registerAdmin(api, stack.dataDir, { name: 'Refund Admin', email: ADMIN_EMAIL, password: 'secret123' })).token);
   }, 240_000);
   afterAll(async () => {
     await stack?.stop();
@@ -110,6 +112,20 @@ describe('the 7-day refund through the gateway, with PayPal (stand-in)', () => {
     expect(await balance(bob)).toBe(10);
     expect((await historyOf(bob))[0]).toMatchObject({ status: 'refunded', refundable_until: null, refund_request: { status: 'refunded' } });
     expect(await ask(bob, purchaseId)).toMatchObject({ status: 409, body: { code: 'refund_already_requested' } });
+  });
+
+  it('a referred buyer paying with the referrer\'s own PayPal account earns the referrer nothing', async () => {
+    const wallet = { accountId: 'WALLETOFCLEO1', email: 'cleo.wallet@example.com' };
+    const cleo = await register('Cleo Referrer');
+    await buy(cleo, 'starter', wallet);
+    const code = (await api('GET', '/api/affiliate/stats', undefined, cleo.auth)).body.referral_code as string;
+    const alias = await register('Cleo Alias', (await api('POST', '/api/affiliate/referral-visits', { code })).body.referral_token);
+    const { purchaseId } = await buy(alias, 'growth', wallet);
+    const statement = await waitFor(async () => (await api('GET', '/api/affiliate/commissions', undefined, cleo.auth)).body, {
+      until: (s) => s.total === 1, what: 'the alias\'s sale in Cleo\'s statement',
+    });
+    expect(statement.commissions).toEqual([expect.objectContaining({ purchase_id: purchaseId, amount: 0, status: 'reversed', refused_reason: 'shared_payer' })]);
+    expect((await api('GET', '/api/affiliate/stats', undefined, cleo.auth)).body).toMatchObject({ total_referrals: 1, total_commissions: 0 });
   });
 
   it('queues a used pack for an admin, who approves it in full: only the credits left are removed', async () => {

@@ -88,6 +88,8 @@ export const PurchaseCompleted = Type.Object({
   completed_at: Type.String(),
   /** Paid through the built-in test checkout (local mode without PayPal): no money moved. Absent: real money. */
   test: Type.Optional(Type.Boolean()),
+  /** Hashes of who paid (the PayPal payer's account id and email; see payerKeys in the kit), when the provider said. */
+  payer_keys: Type.Optional(Type.Array(Type.String({ minLength: 64, maxLength: 64 }), { maxItems: 4 })),
 });
 export const PurchaseRefunded = Type.Object({
   purchase_id: Type.String(),

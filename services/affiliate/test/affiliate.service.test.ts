@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresConfigured, startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
-import { createMemoryBus } from '@leadforge/kit/events';
+import { createMemoryBus, payerKeys, type Payer } from '@leadforge/kit/events';
 import type { RunningService } from '@leadforge/kit/service';
 import type { Bus } from '@leadforge/kit/events';
 import affiliateService from '../src/index.ts';
@@ -49,10 +49,17 @@ for (const kind of kinds) {
     let clockFile = '';
     /** Moves the service's clock (CLOCK_FILE) ahead of the machine's: the refund window passes without waiting. */
     const clockAhead = (ms: number) => fs.writeFile(clockFile, String(ms));
-    const buy = (user: StandInUser, purchaseId: string, amount: number, planId = 'growth', completedAt = new Date(), eventId?: string) =>
+    const buy = (user: StandInUser, purchaseId: string, amount: number, planId = 'growth', completedAt = new Date(), eventId?: string, payer?: Payer) =>
       publishEvent(bus, 'purchase.completed', user.id, {
         purchase_id: purchaseId, user_id: user.id, plan_id: planId, amount, currency: 'USD', credits: 330, completed_at: completedAt.toISOString(),
+        ...(payer ? { payer_keys: payerKeys(payer) } : {}),
       }, eventId);
+    /** A purchase paid through PayPal by `payer` (billing sends only the hashes). */
+    const buyAs = (user: StandInUser, payer: Payer, amount = 49, planId = 'growth') => {
+      const purchaseId = `PUR-${crypto.randomUUID()}`;
+      return buy(user, purchaseId, amount, planId, new Date(), undefined, payer).then(() => purchaseId);
+    };
+    const statementOf = async (user: StandInUser) => (await call('GET', '/api/affiliate/commissions', undefined, auth.bearer(user))).body;
     const refund = (user: StandInUser, purchaseId: string, amount: number) =>
       publishEvent(bus, 'purchase.refunded', user.id, { purchase_id: purchaseId, user_id: user.id, amount, credits_reversed: 330, refunded_at: new Date().toISOString() });
     const stats = async (user: StandInUser) => (await call('GET', '/api/affiliate/stats', undefined, auth.bearer(user))).body;
@@ -312,6 +319,43 @@ for (const kind of kinds) {
       const later = newUser('Later');
       await register(later, await tokenAt(), new Date(), { signup_address: address, device_id: crypto.randomBytes(12).toString('hex') });
       expect(await referralOf(later.id)).toMatchObject({ status: 'attributed' });
+    });
+
+    it('refuses the commission of a buyer who paid with the referrer\'s own PayPal account, whichever purchase came first', async () => {
+      const wallet = { id: `PAYER${crypto.randomBytes(4).toString('hex').toUpperCase()}`, email: 'shared.wallet@example.com' };
+      // The buyer pays first, with the referrer's PayPal account: earned until the referrer's own purchase shows the account is theirs.
+      const owner = await referrerWithLink('Wallet Owner');
+      const borrower = newUser('Wallet Borrower');
+      await register(borrower, owner.token);
+      const borrowed = await buyAs(borrower, wallet);
+      expect((await stats(owner.referrer)).total_commissions).toBe(4.9);
+      await buyAs(owner.referrer, { id: wallet.id }, 19, 'starter');
+      expect(await stats(owner.referrer)).toMatchObject({ total_referrals: 1, total_commissions: 0 });
+      expect((await statementOf(owner.referrer)).commissions).toEqual([
+        expect.objectContaining({ purchase_id: borrowed, sale_amount: 49, amount: 0, status: 'reversed', refused_reason: 'shared_payer' }),
+      ]);
+
+      // The referrer's purchase came first now: a buyer paying with that PayPal account earns nothing from the start.
+      const second = newUser('Second Borrower');
+      await register(second, (await visit(owner.code)).body.referral_token);
+      await buyAs(second, { id: wallet.id, email: 'second.wallet@example.com' });
+      expect((await stats(owner.referrer)).total_commissions).toBe(0);
+
+      // PayPal's email is the referrer's own account address (typed in capitals).
+      const own = await referrerWithLink('Own Address');
+      const third = newUser('Third Borrower');
+      await register(third, own.token);
+      await buyAs(third, { id: 'PAYEROTHER2', email: own.referrer.email.toUpperCase() });
+      expect((await statementOf(own.referrer)).commissions[0]).toMatchObject({ amount: 0, status: 'reversed', refused_reason: 'shared_payer' });
+
+      // A buyer with a PayPal account of their own earns the referrer 10%, whatever the referrer pays with.
+      const honest = await referrerWithLink('Honest');
+      const customer = newUser('Customer');
+      await register(customer, honest.token);
+      await buyAs(customer, { id: 'PAYERCUSTOMER', email: 'customer.wallet@example.com' });
+      await buyAs(honest.referrer, { id: 'PAYERHONEST', email: 'honest.wallet@example.com' }, 19, 'starter');
+      expect((await statementOf(honest.referrer)).commissions).toEqual([expect.objectContaining({ amount: 4.9, status: 'pending' })]);
+      expect((await statementOf(honest.referrer)).commissions[0].refused_reason).toBeUndefined();
     });
 
     it('validates and stores affiliate applications, linked to the signed-in applicant, and rate-limits them per IP', async () => {

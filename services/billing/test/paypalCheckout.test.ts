@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payerKeys } from '@leadforge/kit/events';
 import { postgresConfigured, waitFor, type TestDatabaseKind } from '@leadforge/testing';
 import { recordCapture } from '../src/domain/purchases.ts';
 import { startBillingForTest, type BillingUnderTest } from './support/billingUnderTest.ts';
@@ -38,6 +39,17 @@ for (const kind of kinds) {
 
     it('publishes the sandbox client id for the browser SDK', async () => {
       expect((await b.call('GET', '/api/payments/config')).body).toEqual({ client_id: paypal.env.PAYPAL_CLIENT_ID, mode: 'sandbox', currency: 'USD', intent: 'capture' });
+    });
+
+    it('says who paid in the sale it announces, as hashes of the PayPal account id and email, never the values', async () => {
+      const user = await b.newUser();
+      const created = await b.call('POST', '/api/payments/create', { plan_id: 'starter' }, user.headers);
+      paypal.approve(created.body.payment_id, { accountId: 'WALLETACCOUNT1', email: 'Wallet.Owner@example.com' });
+      expect((await b.call('POST', '/api/payments/execute', { payment_id: created.body.payment_id }, user.headers)).body).toMatchObject({ success: true });
+      const [sale] = await sales(user.id);
+      expect(sale.envelope.data.payer_keys).toEqual(payerKeys({ id: 'WALLETACCOUNT1', email: 'wallet.owner@example.com' }));
+      expect(sale.envelope.data.payer_keys).toHaveLength(2);
+      expect(JSON.stringify(sale.envelope)).not.toMatch(/WALLETACCOUNT1|wallet\.owner/i);
     });
 
     it('has no test checkout while real PayPal is configured', async () => {

@@ -15,9 +15,18 @@ describe('CSV cells', () => {
     }
   });
 
+  it('writes the decision-maker\'s role, normalised and as written, from the people (the stored jsonb text or parsed)', () => {
+    const people = [{ name: 'Eva Roth', role: 'managing_director' as const, role_text: '=Geschäftsführerin', source: 'https://x.test/impressum' }, { name: 'Paul Roth', role: 'partner' as const }];
+    const lead = { name: 'Eva Roth', company: 'C', email: 'E', phone: 'P', website: 'W', city: 'Ci' };
+    expect(csvRecord({ ...lead, people }).slice(9, 11)).toEqual(['Managing director', "'=Geschäftsführerin"]);
+    expect(csvRecord({ ...lead, people: JSON.stringify(people) }).slice(9, 11)).toEqual(['Managing director', "'=Geschäftsführerin"]);
+    // Rows stored before people were found have none: empty cells.
+    expect(csvRecord({ ...lead, people: null }).slice(9, 11)).toEqual(['', '']);
+  });
+
   it('writes a lead in the spec\'s column order, its address, country and social profiles, then the verdict and provenance columns (empty when unknown)', () => {
     expect(csvRecord({ name: 'N', company: 'C', email: 'E', phone: '=P', website: 'W', city: 'Ci' }))
-      .toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci', '', '', '', ...LEAD_VERDICT_COLUMNS.map(() => '')]);
+      .toEqual(['N', 'C', 'E', "'=P", 'W', 'Ci', '', '', '', '', '', ...LEAD_VERDICT_COLUMNS.map(() => '')]);
     expect(csvRecord({
       name: 'N', company: 'C', email: 'E', phone: 'P', website: 'W', city: 'Ci', address: '=1 Main St', country: 'DE',
       socials: '[{"network":"facebook","url":"https://facebook.com/c"},{"network":"x","url":"https://x.com/c"}]',
@@ -32,7 +41,7 @@ describe('CSV cells', () => {
       name: 'N', company: 'C', email: 'anna@x.test', phone: '+4933224288333', website: 'W', city: 'Ci',
       email_status: 'valid', email_type: 'personal', email_source: 'https://x.test/kontakt', email_fetched_at: fetched,
       phone_type: 'fixed_line', phone_source: '=https://x.test/', phone_fetched_at: '2026-11-24T10:00:00.000Z',
-    })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci', '', '', '',
+    })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci', '', '', '', '', '',
       'valid', 'personal', 'https://x.test/kontakt', '2026-11-24T10:00:00.000Z', 'fixed_line', "'=https://x.test/", '2026-11-24T10:00:00.000Z']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText, fingerprintOf, leadKeyOf, safeWebsite, toStoredLead } from '../src/domain/leadFields.ts';
+import { Suppressions } from '../src/domain/suppressions.ts';
 import { engineLead } from './support/engineStandIn.ts';
 
 describe('lead fields from the engine', () => {
@@ -23,6 +24,29 @@ describe('lead fields from the engine', () => {
     expect(cleanText('ok \ud83d\ude00')).toBe('ok \ud83d\ude00');
     expect(cleanText('ab\ud83d\ude00', 3)).toBe('ab\ufffd');
     expect(leadKeyOf({ key: 'osm:node/1\u0000\ud800' })).toBe('osm:node/1 \ufffd');
+  });
+
+  it('keeps the people with a name, a known role (else other), their role as written and an http(s) page', () => {
+    const lead = toStoredLead(engineLead(1, {
+      people: [
+        { name: ' Eva\u202e Roth ', role: 'owner', role_text: 'Inh.', source: 'https://x.test/impressum' },
+        { name: 'Paul Roth', role: 'boss' as 'other', source: 'javascript:alert(1)' },
+        { name: '  ', role: 'owner' },
+      ],
+    }));
+    expect(lead.people).toEqual([
+      { name: 'Eva Roth', role: 'owner', role_text: 'Inh.', source: 'https://x.test/impressum' },
+      { name: 'Paul Roth', role: 'other' },
+    ]);
+    expect(toStoredLead(engineLead(2))).not.toHaveProperty('people');
+  });
+
+  it('loses its people with its name when its whole site is opted out, keeps them for an opted-out email', () => {
+    const lead = toStoredLead(engineLead(3, { website: 'https://bakery.example/', email: 'anna@bakery.example', people: [{ name: 'Owner 3', role: 'owner' }] }));
+    const site = new Suppressions(new Set(), new Set(), new Set(['bakery.example'])).blank(lead);
+    expect(site).toMatchObject({ name: '', removed: expect.arrayContaining(['name']) });
+    expect(site).not.toHaveProperty('people');
+    expect(new Suppressions(new Set(['anna@bakery.example']), new Set(), new Set()).blank(lead).people).toEqual([{ name: 'Owner 3', role: 'owner' }]);
   });
 
   it('drops social links that are not http(s)', () => {

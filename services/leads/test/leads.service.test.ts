@@ -356,6 +356,10 @@ for (const kind of kinds) {
           email_fetched_at: '2026-11-24T10:00:00.000Z', phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
           address: '1 High St, Springfield', country: 'US',
           socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
+          people: [
+            { name: 'Owner 74', role: 'owner', role_text: 'Inhaber', source: 'https://brightsmiles74.example/impressum' },
+            { name: 'Mia Lang', role: 'manager', source: 'https://brightsmiles74.example/team' },
+          ],
         }),
       ];
       await t.engine.leads(id, hostile);
@@ -372,18 +376,18 @@ for (const kind of kinds) {
 
       const rows: string[][] = parse(raw, { bom: true });
       expect(rows[0]).toEqual([
-        'Name', 'Company', 'Email', 'Phone', 'Website', 'City', 'Address', 'Country', 'Social profiles',
+        'Name', 'Company', 'Email', 'Phone', 'Website', 'City', 'Address', 'Country', 'Social profiles', 'Role', 'Role as written',
         'Email status', 'Email type', 'Email source', 'Email fetched at', 'Phone type', 'Phone source', 'Phone fetched at',
       ]);
-      // No address, country, social profiles or verdicts.
-      const noVerdicts = ['', '', '', '', '', '', '', '', '', ''];
+      // No address, country, social profiles, people or verdicts.
+      const noVerdicts = ['', '', '', '', '', '', '', '', '', '', '', ''];
       expect(rows.slice(1)).toEqual([
         ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+SUM(1,2)", 'hello71@brightsmiles71.example', '+15550100071', 'https://brightsmiles71.example/', "'-2+3", ...noVerdicts],
         ["'@cmd", 'Tab Start', 'hello72@brightsmiles72.example', '+15550100072', 'https://brightsmiles72.example/', 'Zürich', ...noVerdicts],
         ['Ünïcødé 北京 🦷', 'Quotes "and", commas', "o'brien@example.com", '+15550100073', '', 'Springfield', ...noVerdicts],
         [
           'Owner 74', 'Plain Co', 'hello74@brightsmiles74.example', "'+44 20 7946 0958", 'https://brightsmiles74.example/', 'Springfield',
-          '1 High St, Springfield', 'US', 'https://www.facebook.com/plainco; https://www.instagram.com/plainco',
+          '1 High St, Springfield', 'US', 'https://www.facebook.com/plainco; https://www.instagram.com/plainco', 'Owner', 'Inhaber',
           'risky', 'role', 'https://brightsmiles74.example/contact', '2026-11-24T10:00:00.000Z', 'fixed_line', 'osm:node/74', '',
         ],
       ]);
@@ -392,7 +396,13 @@ for (const kind of kinds) {
         address: '1 High St, Springfield', country: 'US', socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
         email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact', email_fetched_at: '2026-11-24T10:00:00.000Z',
         phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
+        people: [
+          { name: 'Owner 74', role: 'owner', role_text: 'Inhaber', source: 'https://brightsmiles74.example/impressum' },
+          { name: 'Mia Lang', role: 'manager', source: 'https://brightsmiles74.example/team' },
+        ],
       });
+      // A lead whose pages named nobody has no `people` at all.
+      expect(shown.leads.filter((lead) => lead.company !== 'Plain Co').some((lead) => 'people' in lead)).toBe(false);
       expect(t.billing.balanceOf(user.id)).toBe(6);
     });
   });

@@ -48,11 +48,14 @@ describe('reading business websites through the fixture web', () => {
     }
   });
 
-  it('fetches no more contact pages than the cap', async () => {
-    const enrich = createSiteEnricher({ client, reader, contactPages: 1 });
+  it('fetches no more contact pages than the cap, and one legal page more when the budget allows', async () => {
     const site = web.sites.find((candidate) => candidate.pages.size === 3 && candidate.pages.has('/impressum'))!;
-    const found = await enrich(`http://${site.host}/`, 'GB', AbortSignal.timeout(10_000));
-    expect(found.pagesFetched).toBe(2);
+    // The home page, its contact page, and the impressum it links to (it names who runs the business).
+    const found = await createSiteEnricher({ client, reader, contactPages: 1 })(`http://${site.host}/`, 'GB', AbortSignal.timeout(10_000));
+    expect(found.pagesFetched).toBe(3);
+    // Without the budget for it, the cap holds.
+    const within = await createSiteEnricher({ client, reader, contactPages: 1, pagesPerSite: 2 })(`http://${site.host}/`, 'GB', AbortSignal.timeout(10_000));
+    expect(within.pagesFetched).toBe(2);
   });
 
   it('reads the real sites of test/fixtures/real-sites served by the fixture web', async () => {
@@ -123,10 +126,22 @@ describe('a lead from a place and its website', () => {
     expect(contactKeyOf(lead)).toBe('email:desk@bright-dental.co.uk');
   });
 
-  it('names the person the site names, never the business itself', () => {
+  it('names the decision-maker the site names, lists everyone with their roles and pages, never the business itself', () => {
     const site = { emails: ['info@bright-dental.co.uk'], phones: [], socials: [], reached: true, pagesFetched: 2, pagesGivenUp: 0, sources: {} };
-    expect(leadOfPlace(place, { ...site, person: 'Jane Doe' })).toMatchObject({ name: 'Jane Doe', company: 'Bright Dental' });
-    expect(leadOfPlace(place, { ...site, person: 'Bright Dental' })).toMatchObject({ name: '', company: 'Bright Dental' });
+    const people = [
+      { name: 'Jane Doe', role: 'owner' as const, roleText: 'Owner', page: 'https://bright.example.co.uk/about' },
+      { name: 'Tom Reed', role: 'manager' as const, page: 'https://bright.example.co.uk/team' },
+    ];
+    expect(leadOfPlace(place, { ...site, people })).toMatchObject({
+      name: 'Jane Doe', company: 'Bright Dental',
+      people: [
+        { name: 'Jane Doe', role: 'owner', role_text: 'Owner', source: 'https://bright.example.co.uk/about' },
+        { name: 'Tom Reed', role: 'manager', source: 'https://bright.example.co.uk/team' },
+      ],
+    });
+    const business = leadOfPlace(place, { ...site, people: [{ name: 'Bright Dental', role: 'owner', page: 'https://bright.example.co.uk/' }] });
+    expect(business).toMatchObject({ name: '', company: 'Bright Dental' });
+    expect(business).not.toHaveProperty('people');
   });
 
   it('says which page showed a contact taken from the site, and when it was fetched', () => {

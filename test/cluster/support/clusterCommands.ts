@@ -3,9 +3,10 @@
  * launcher in a process of its own (so the cluster outlives nothing it should not), its output kept,
  * and cluster.json read afterwards.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitFor } from '@leadforge/testing';
 import type { ClusterInfo } from '../../../stack/src/cluster/localCluster.ts';
 import { REPO_ROOT } from '../../../deploy/workspaceServices.ts';
 
@@ -57,4 +58,21 @@ export function kubectlRunner(info: ClusterInfo) {
       child.stdin.end(input ?? '');
     });
   };
+}
+
+/**
+ * The fixture web's *.fixture.test hosts as the cluster's DNS answers them: a zone of CoreDNS's, on the
+ * node's address, read by its reload plugin. Added after the last cluster:up (which applies CoreDNS's own
+ * configuration and would drop it); resolves once a pod would see it (answers when it does).
+ */
+export async function serveFixtureZone(info: ClusterInfo, kubectl: ReturnType<typeof kubectlRunner>): Promise<void> {
+  const corefile = JSON.parse(await kubectl(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'json'])).data.Corefile as string;
+  const zone = `fixture.test:1053 {\n    template IN A fixture.test {\n        answer "{{ .Name }} 30 IN A ${info.node_ip}"\n    }\n}\n`;
+  await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: 'kube-system' }, data: { Corefile: `${zone}${corefile}` } }));
+  const clusterDns = JSON.parse(await kubectl(['get', 'service', 'kube-dns', '-n', 'kube-system', '-o', 'json'])).spec.clusterIP as string;
+  const resolveInside = () => {
+    const script = `const r = new (require('node:dns').promises.Resolver)(); r.setServers(['${clusterDns}']); r.resolve4('site-000.fixture.test').then((a) => console.log(a.join(',')), () => console.log('none'));`;
+    return execFileSync('nsenter', [`--net=${info.netns}`, process.execPath, '-e', script], { encoding: 'utf8' }).trim();
+  };
+  await waitFor(async () => resolveInside(), { until: (answer) => answer === info.node_ip, timeoutMs: 180_000, intervalMs: 2000, what: 'the cluster DNS answering the fixture hosts' });
 }

@@ -20,7 +20,7 @@ const QUESTIONS = [
   },
   {
     q: 'Can I refer myself?',
-    a: 'No. Purchases from your own accounts do not earn commissions.',
+    a: 'No. Purchases from your own accounts, or paid with your own PayPal account, do not earn commissions.',
   },
 ];
 

@@ -78,6 +78,7 @@ export function CommissionsPanel() {
                     <td>
                       <span className={`status-badge status-${c.status}`}>{STATUS_LABELS[c.status]}</span>
                       {c.status === 'pending' && <span className="status-note">pending until {formatDate(c.payable_at)}</span>}
+                      {c.refused_reason === 'shared_payer' && <span className="status-note">not earned: paid with your own PayPal account</span>}
                     </td>
                   </tr>
                 ))}

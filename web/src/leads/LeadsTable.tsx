@@ -30,6 +30,21 @@ const Empty = () => <span className="muted" aria-label="none">—</span>;
 const Removed = () => <span className="removed-note">{REMOVED_AT_OWNERS_REQUEST}</span>;
 const EmptyOr = ({ lead, field }: { lead: Lead; field: RemovedField }) => (lead.removed?.includes(field) ? <Removed /> : <Empty />);
 
+/**
+ * The decision-maker's role under their name ("Owner", "Managing director"); its hint gives the role
+ * as the page writes it, where it was found, and everyone else the pages name.
+ */
+const PersonRole = ({ lead }: { lead: Lead }) => {
+  const [first, ...others] = lead.people ?? [];
+  if (!first || first.name !== lead.name) return null;
+  const hint = [
+    first.role_text && `Written "${first.role_text}"`,
+    first.source && `on ${first.source}`,
+    others.length && `Also named: ${others.map((person) => `${person.name} (${verdictWord(person.role)})`).join(', ')}`,
+  ].filter(Boolean).join(' · ');
+  return <span className="person-role" title={hint || undefined}>{verdictWord(first.role)}{others.length ? ` +${others.length}` : ''}</span>;
+};
+
 const VerdictBadge = ({ badge }: { badge: Badge | undefined }) =>
   badge ? <span className={`verdict-badge verdict-${badge.tone}`} title={badge.hint}>{badge.label}</span> : null;
 
@@ -55,7 +70,7 @@ const LeadRow = memo(function LeadRow({ lead, number, selected, onSelect }: RowP
       <td className="select-cell">
         <input type="checkbox" checked={selected} onChange={(event) => onSelect(number, event.target.checked)} aria-label={`Select ${lead.company || `lead ${number}`}`} />
       </td>
-      <td>{lead.name || <EmptyOr lead={lead} field="name" />}</td>
+      <td>{lead.name ? <>{lead.name}<PersonRole lead={lead} /></> : <EmptyOr lead={lead} field="name" />}</td>
       <td>{lead.company || <Empty />}{lead.owned && <span className="owned-badge" title="You already have this business: included free">Already yours</span>}</td>
       <td>
         {mailto ? <a href={mailto} title={emailFrom} className={emailFrom ? 'has-provenance' : undefined}>{lead.email}</a> : lead.email || <EmptyOr lead={lead} field="email" />}

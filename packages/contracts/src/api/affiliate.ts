@@ -80,6 +80,8 @@ export const Commission = Type.Object({
   /** When the refund window closes and the commission becomes payable. */
   payable_at: Type.String(),
   paid_at: Type.Union([Type.String(), Type.Null()]),
+  /** Why a commission was refused (it stays, reversed at $0): `shared_payer`, the buyer paid with the referrer's own PayPal account. */
+  refused_reason: Type.Optional(Type.Literal('shared_payer')),
 });
 export type Commission = Static<typeof Commission>;
 

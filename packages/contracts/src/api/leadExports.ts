@@ -82,7 +82,8 @@ export function exportQueryOf(filter: LeadFilter, selected?: readonly number[]):
 
 /**
  * The columns of the CSV and Excel exports, one list so they agree with each other and with JSON:
- * the spec's six, the address, country and social profiles a lead may carry, then its verdicts and provenance.
+ * the spec's six, the address, country and social profiles a lead may carry, its decision-maker's role,
+ * then its verdicts and provenance.
  */
 export const LEADS_EXPORT_COLUMNS = [
   { header: 'Name', key: 'name', width: 28 },
@@ -95,6 +96,9 @@ export const LEADS_EXPORT_COLUMNS = [
   { header: 'Country', key: 'country', width: 16 },
   // Every profile's address, "; " between them (each address names its network).
   { header: 'Social profiles', key: 'socials', width: 48 },
+  // The role of the decision-maker in Name: normalised ("Managing director"), then as the page writes it.
+  { header: 'Role', key: 'role', width: 20 },
+  { header: 'Role as written', key: 'role_text', width: 24 },
   // The verdict and provenance columns every export appends (LEAD_VERDICT_COLUMNS).
   ...LEAD_VERDICT_COLUMNS.map(({ header, key }) => ({ header, key, width: key.endsWith('_source') ? 40 : 18 })),
 ] as const;

@@ -27,7 +27,25 @@ export type RemovedField = Static<typeof RemovedField>;
 /** What an export cell and the results table say in place of a field an opt-out blanked. */
 export const REMOVED_AT_OWNERS_REQUEST = "Removed at the owner's request";
 
+/** A person's role in the business, normalised from the role the page writes. */
+export const PersonRole = Type.Union([
+  Type.Literal('owner'), Type.Literal('managing_director'), Type.Literal('partner'), Type.Literal('manager'), Type.Literal('other'),
+]);
+export type PersonRole = Static<typeof PersonRole>;
+
+/** One of the people who run the business, as its pages name them. */
+export const LeadPerson = Type.Object({
+  name: Type.String(),
+  role: PersonRole,
+  /** The role as the page writes it ("Inhaberin", "Founder & CEO"), when it writes one. */
+  role_text: Type.Optional(Type.String()),
+  /** The page that names them. */
+  source: Type.Optional(Type.String()),
+});
+export type LeadPerson = Static<typeof LeadPerson>;
+
 export const Lead = Type.Object({
+  /** The best decision-maker of `people` (owner first, then managing director, partner, manager), or empty. */
   name: Type.String(),
   company: Type.String(),
   email: Type.String(),
@@ -37,6 +55,8 @@ export const Lead = Type.Object({
   address: Type.Optional(Type.String()),
   country: Type.Optional(Type.String()),
   socials: Type.Optional(Type.Array(Type.Object({ network: Type.String(), url: Type.String() }))),
+  /** Everyone the business's pages name as running it, the decision-maker (`name`) first; absent when none. */
+  people: Type.Optional(Type.Array(LeadPerson, { maxItems: 20 })),
   source: Type.Optional(Type.String()),
   place_id: Type.Optional(Type.String()),
   /** The email's verdict: valid, risky (role or free-mail), invalid (no MX, disposable), unknown (MX check off). */

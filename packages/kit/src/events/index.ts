@@ -6,3 +6,4 @@ export * from './consumer/eventConsumer.ts';
 export * from './consumer/deadLetters.ts';
 export * from './parkedWork.ts';
 export * from './parkedWorkCommand.ts';
+export * from './payerKeys.ts';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { COMMISSION_HOLD_DAYS, type CommissionStatus, type EventData } from '@leadforge/contracts';
-import { emitEvent } from '@leadforge/kit/events';
+import { emitEvent, payerEmailKey } from '@leadforge/kit/events';
 import { lockBuyer } from './buyerLock.ts';
 import { commissionCents, toCents, toDollars } from './cents.ts';
 
@@ -21,6 +21,7 @@ export interface CommissionRow {
   allocated_item_id: string | null;
   paid_at: Date | null;
   reversed_at: Date | null;
+  refused_reason: 'shared_payer' | null;
 }
 
 interface PurchaseRow {
@@ -30,6 +31,7 @@ interface PurchaseRow {
   amount_cents: number | null;
   refunded_cents: number;
   completed_at: Date | null;
+  payer_keys: string[] | null;
 }
 
 /** Announces a commission's new state (the admin panel and future payout reports read it). */
@@ -44,16 +46,46 @@ export async function announce(trx: Tx, row: CommissionRow): Promise<void> {
   });
 }
 
-/** purchase.completed: remember the sale; if the buyer was referred, the referrer earns 10% of it. */
+/**
+ * purchase.completed: remember the sale (and who paid it); if the buyer was referred, the referrer
+ * earns 10% of it. A referrer's own purchase may reveal that a referred buyer paid with the
+ * referrer's PayPal account, so the commissions still held on their buyers are settled again.
+ */
 export async function recordPurchase(trx: Tx, data: EventData<'purchase.completed'>): Promise<void> {
   if (data.currency.toUpperCase() !== 'USD') throw new Error(`purchase ${data.purchase_id} is in ${data.currency}; commissions are paid on USD sales only`);
   await lockBuyer(trx, data.user_id);
+  const payerKeys = data.payer_keys?.length ? JSON.stringify(data.payer_keys) : null;
   await trx('purchases')
-    .insert({ purchase_id: data.purchase_id, user_id: data.user_id, plan_id: data.plan_id, amount_cents: toCents(data.amount), completed_at: data.completed_at })
+    .insert({ purchase_id: data.purchase_id, user_id: data.user_id, plan_id: data.plan_id, amount_cents: toCents(data.amount), completed_at: data.completed_at, payer_keys: payerKeys })
     .onConflict('purchase_id')
     // A refund seen first left the sale's amount unknown; fill it in, never change a known one.
-    .merge({ plan_id: data.plan_id, amount_cents: trx.raw('coalesce(purchases.amount_cents, excluded.amount_cents)'), completed_at: trx.raw('coalesce(purchases.completed_at, excluded.completed_at)') });
+    .merge({
+      plan_id: data.plan_id,
+      amount_cents: trx.raw('coalesce(purchases.amount_cents, excluded.amount_cents)'),
+      completed_at: trx.raw('coalesce(purchases.completed_at, excluded.completed_at)'),
+      payer_keys: trx.raw('coalesce(purchases.payer_keys, excluded.payer_keys)'),
+    });
   await settleCommission(trx, data.purchase_id);
+  if (!payerKeys) return;
+  const held: { purchase_id: string }[] = await trx('commissions').where({ referrer_id: data.user_id }).whereIn('status', ['pending', 'payable']).select('purchase_id');
+  for (const { purchase_id } of held) await settleCommission(trx, purchase_id);
+}
+
+/**
+ * Whether the buyer paid this purchase with the referrer's own PayPal account: a payer key of the
+ * purchase that one of the referrer's purchases also has, or that is the referrer's account or
+ * payout email.
+ */
+async function paidByReferrer(trx: Tx, purchase: PurchaseRow, referrerId: string): Promise<boolean> {
+  const keys = purchase.payer_keys ?? [];
+  if (!keys.length) return false;
+  const referrer: { email: string; paypal_email: string | null } | undefined = await trx('affiliates').where({ user_id: referrerId }).first('email', 'paypal_email');
+  const referrerEmails = [referrer?.email, referrer?.paypal_email].filter((e): e is string => !!e).map(payerEmailKey);
+  if (keys.some((key) => referrerEmails.includes(key))) return true;
+  const shared = await trx('purchases').where({ user_id: referrerId })
+    .andWhere((either) => { for (const key of keys) either.orWhereRaw('payer_keys @> ?::jsonb', [JSON.stringify([key])]); })
+    .first('purchase_id');
+  return !!shared;
 }
 
 /**
@@ -89,11 +121,12 @@ async function settleCommission(trx: Tx, purchaseId: string): Promise<void> {
   if (!referral) return;
 
   const kept = Math.max(0, Number(purchase.amount_cents) - Number(purchase.refunded_cents));
-  const entitled = commissionCents(kept);
+  const refused = await paidByReferrer(trx, purchase, referral.referrer_id) ? 'shared_payer' as const : null;
+  const entitled = refused ? 0 : commissionCents(kept);
   const existing: CommissionRow | undefined = await trx('commissions').where({ purchase_id: purchaseId }).forUpdate().first();
 
   if (!existing) {
-    if (entitled === 0) return;
+    if (entitled === 0 && !refused) return;
     const earnedAt = new Date(purchase.completed_at);
     const [row] = await trx('commissions').insert({
       id: crypto.randomUUID(),
@@ -101,7 +134,9 @@ async function settleCommission(trx: Tx, purchaseId: string): Promise<void> {
       referred_user_id: purchase.user_id,
       purchase_id: purchaseId,
       amount_cents: entitled,
-      status: 'pending',
+      // Refused, it is kept (reversed at zero) so the referrer sees the sale and why it earned nothing.
+      status: refused ? 'reversed' : 'pending',
+      refused_reason: refused,
       earned_at: earnedAt,
       hold_until: new Date(earnedAt.getTime() + COMMISSION_HOLD_DAYS * DAY_MS),
     }).returning('*');
@@ -109,11 +144,14 @@ async function settleCommission(trx: Tx, purchaseId: string): Promise<void> {
     return;
   }
 
+  // A commission already paid out stays paid (a refund's clawback is the payout's business).
+  if (refused && existing.status === 'paid') return;
   const status = nextStatus(existing, entitled);
-  if (Number(existing.amount_cents) === entitled && existing.status === status) return;
+  if (Number(existing.amount_cents) === entitled && existing.status === status && existing.refused_reason === refused) return;
   const [row] = await trx('commissions').where({ id: existing.id }).update({
     amount_cents: entitled,
     status,
+    refused_reason: refused,
     reversed_at: status === 'reversed' ? trx.fn.now() : null,
     updated_at: trx.fn.now(),
   }).returning('*');

@@ -60,6 +60,7 @@ export async function commissionStatement(db: Knex, referrerId: string, page: nu
       earned_at: iso(row.earned_at)!,
       payable_at: iso(row.hold_until)!,
       paid_at: iso(row.paid_at),
+      ...(row.refused_reason ? { refused_reason: row.refused_reason } : {}),
     })),
     page,
     page_size: pageSize,

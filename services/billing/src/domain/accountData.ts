@@ -42,12 +42,12 @@ export async function accountData(db: Db, userId: string) {
 
 /**
  * A deleted account's purchases stay for accounting (amounts, ids, dates) but lose the free text
- * written about them (refund reasons, failure messages), who asked for a refund, and the payer of the test checkout. The
+ * written about them (refund reasons, failure messages), who asked for a refund, and who paid (the payer's hashes, the test checkout's payer). The
  * ledger is append-only and holds only ids, amounts and reasons.
  */
 export async function eraseAccountData(trx: Trx, userId: string): Promise<void> {
   const purchaseIds = trx('purchases').where({ user_id: userId }).select('id');
-  await trx('purchases').where({ user_id: userId }).update({ refund_reason: null, failure: null });
+  await trx('purchases').where({ user_id: userId }).update({ refund_reason: null, failure: null, payer_keys: null });
   await trx('test_checkout_orders').whereIn('purchase_id', purchaseIds).update({ payer_id: null });
   await trx('refund_requests').where({ user_id: userId }).update({ user_email: null, user_name: null, reason: null, decision_reason: null });
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '@leadforge/kit/db';
-import { emitEvent } from '@leadforge/kit/events';
+import { emitEvent, payerKeys } from '@leadforge/kit/events';
 import { REFUND_WINDOW_DAYS, type PaymentMode } from '@leadforge/contracts';
 import { purchasesTotal, revenueCents } from '../metrics.ts';
 import type { CaptureView } from '../payments/paymentProvider.ts';
@@ -29,6 +29,8 @@ export interface PurchaseRow {
   credits_reversed: number | null;
   credits_shortfall: number | null;
   claim_token_hash: string | null;
+  /** Hashes of who paid (payerKeys), once the provider named the payer. */
+  payer_keys: string[] | null;
 }
 
 export interface NewPurchase {
@@ -107,10 +109,17 @@ export async function grantPurchase(trx: Trx, p: PurchaseRow): Promise<boolean> 
       credits: p.credits,
       completed_at: new Date(p.completed_at!).toISOString(),
       ...(p.provider_mode === 'test' ? { test: true } : {}),
+      ...(p.payer_keys?.length ? { payer_keys: p.payer_keys } : {}),
     });
   }
   return applied;
 }
+
+/** The payer's keys to store, when this report of the capture names the payer (a webhook's does not: the ones stored stay). */
+const payerColumns = (capture: CaptureView) => {
+  const keys = payerKeys(capture.payer);
+  return keys.length ? { payer_keys: JSON.stringify(keys) } : {};
+};
 
 export type CaptureRecord =
   | { outcome: 'completed'; purchase: PurchaseRow; newlyCompleted: boolean }
@@ -135,12 +144,12 @@ export async function recordCapture(db: Db, purchaseId: string, capture: Capture
         return { outcome: 'amount_mismatch', purchase: failed };
       }
       const [completed]: PurchaseRow[] = await trx('purchases').where({ id: p.id })
-        .update({ status: 'completed', capture_id: capture.captureId, completed_at: trx.fn.now(), failure: null }).returning('*');
+        .update({ status: 'completed', capture_id: capture.captureId, completed_at: trx.fn.now(), failure: null, ...payerColumns(capture) }).returning('*');
       await grantPurchase(trx, completed);
       return { outcome: 'completed', purchase: completed, newlyCompleted: true };
     }
     if (capture.status === 'PENDING') {
-      const [pending] = await trx('purchases').where({ id: p.id }).update({ status: 'pending', capture_id: capture.captureId }).returning('*');
+      const [pending] = await trx('purchases').where({ id: p.id }).update({ status: 'pending', capture_id: capture.captureId, ...payerColumns(capture) }).returning('*');
       return { outcome: 'pending', purchase: pending };
     }
     await markFailed(trx, p.id, `capture ${capture.status}`);

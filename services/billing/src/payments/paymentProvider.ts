@@ -1,3 +1,4 @@
+import type { Payer } from '@leadforge/kit/events';
 import type { PaymentMode } from '@leadforge/contracts';
 
 /** What we ask the provider to charge: the amount always comes from our plan table. */
@@ -26,6 +27,8 @@ export interface CaptureView {
   currency: string;
   /** Our purchase id, when the provider echoes it. */
   customId?: string;
+  /** Who paid, when the provider says (an order's capture does; a capture webhook does not). */
+  payer?: Payer;
 }
 
 /** An order as the provider holds it: what the buyer approved, and its capture once there is one. */

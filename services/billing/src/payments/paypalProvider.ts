@@ -10,6 +10,8 @@ interface PaypalOrder {
   id: string;
   status: string;
   links?: { href: string; rel: string }[];
+  payer?: { payer_id?: string; email_address?: string };
+  payment_source?: { paypal?: { account_id?: string; email_address?: string } };
   purchase_units?: {
     custom_id?: string;
     amount?: { value?: string; currency_code?: string };
@@ -32,7 +34,15 @@ export function captureOf(order: PaypalOrder): CaptureView | undefined {
     amountCents: centsOf(capture.amount?.value),
     currency: capture.amount?.currency_code ?? '',
     customId: capture.custom_id ?? unit?.custom_id,
+    payer: payerOf(order),
   };
+}
+
+/** The PayPal account that paid: `payment_source.paypal` (Orders v2), or the older `payer` object. */
+function payerOf(order: PaypalOrder): CaptureView['payer'] {
+  const id = order.payment_source?.paypal?.account_id ?? order.payer?.payer_id;
+  const email = order.payment_source?.paypal?.email_address ?? order.payer?.email_address;
+  return id || email ? { ...(id ? { id } : {}), ...(email ? { email } : {}) } : undefined;
 }
 
 /** PayPal Orders v2 (sandbox or live), one instance per credentials set. */

@@ -69,7 +69,10 @@ export class TestCheckoutProvider implements PaymentProvider {
       }
       return {
         kind: 'captured',
-        capture: { orderId, captureId: captureId!, status: 'COMPLETED', amountCents: centsOf(row.amount_value), currency: row.currency, customId: row.purchase_id },
+        capture: {
+          orderId, captureId: captureId!, status: 'COMPLETED', amountCents: centsOf(row.amount_value), currency: row.currency, customId: row.purchase_id,
+          ...(row.payer_id ? { payer: { id: row.payer_id } } : {}),
+        },
       } as const;
     });
   }

@@ -39,6 +39,14 @@ interface StandInOrder {
   /** `refundedCents` of the capture's amount went back through refunds. */
   capture?: { id: string; status: string; refundedCents: number; refunds: StandInRefund[] };
   createTime: string;
+  /** The PayPal account that approved the order (each buyer their own unless a test says otherwise). */
+  payer?: StandInPayer;
+}
+
+/** A PayPal account as an order names its payer. */
+export interface StandInPayer {
+  accountId: string;
+  email: string;
 }
 
 const paypalId = () => crypto.randomBytes(12).toString('hex').toUpperCase().slice(0, 17);
@@ -110,7 +118,9 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
     if (o.capture) {
       const fixtureCapture = CAPTURE_FIXTURE.purchase_units[0].payments.captures[0];
       const amount = { currency_code: unit.amount.currency_code, value: capturedAmountOverride ?? unit.amount.value };
-      view.payment_source = { paypal: { email_address: 'buyer@example.com', account_id: 'QYR5Z8XDVJNXQ', name: { given_name: 'Test', surname: 'Buyer' } } };
+      const payer = o.payer ?? { accountId: 'QYR5Z8XDVJNXQ', email: 'buyer@example.com' };
+      view.payment_source = { paypal: { email_address: payer.email, account_id: payer.accountId, account_status: 'VERIFIED', name: { given_name: 'Test', surname: 'Buyer' } } };
+      view.payer = { name: { given_name: 'Test', surname: 'Buyer' }, email_address: payer.email, payer_id: payer.accountId };
       view.purchase_units = [{
         reference_id: unit.reference_id ?? 'default',
         payments: {
@@ -282,11 +292,14 @@ export async function startPaypalStandIn(options: { holdMs?: number } = {}) {
     env: { PAYPAL_API_BASE: url, PAYPAL_CLIENT_ID: clientId, PAYPAL_CLIENT_SECRET: clientSecret, PAYPAL_WEBHOOK_ID: webhookId },
     calls,
     orders,
-    /** The buyer approves the order in PayPal's window. */
-    approve(orderId: string) {
+    /** The buyer approves the order in PayPal's window, signed in as `payer` (by default an account of its own). */
+    approve(orderId: string, payer?: StandInPayer) {
       const order = orders.get(orderId);
       if (!order) throw new Error(`stand-in has no order ${orderId}`);
-      if (order.status === 'CREATED') order.status = 'APPROVED';
+      if (order.status === 'CREATED') {
+        order.status = 'APPROVED';
+        order.payer = payer ?? { accountId: paypalId().slice(0, 13), email: `buyer.${orderId.toLowerCase()}@example.com` };
+      }
     },
     failNext(op: Operation, fault: Fault, options: { times?: number; delayMs?: number } = {}) {
       for (let i = 0; i < (options.times ?? 1); i++) faults.push({ op, fault, delayMs: options.delayMs ?? holdMs });

@@ -1,4 +1,5 @@
-import { LEAD_VERDICT_COLUMNS, LEADS_EXPORT_COLUMNS, REMOVED_AT_OWNERS_REQUEST, type Lead, type RemovedField } from '@leadforge/contracts';
+import { LEAD_VERDICT_COLUMNS, LEADS_EXPORT_COLUMNS, REMOVED_AT_OWNERS_REQUEST, verdictWord, type Lead, type RemovedField } from '@leadforge/contracts';
+import { peopleOf } from './leadRows.ts';
 
 // A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -27,6 +28,8 @@ export type ExportableLead = Pick<Lead, 'name' | 'company' | 'email' | 'phone' |
   country?: string | null;
   /** As the driver reads the jsonb column: parsed, or its text. */
   socials?: Lead['socials'] | string | null;
+  /** As the driver reads the jsonb column, like socials. */
+  people?: Lead['people'] | string | null;
   removed?: Lead['removed'] | null;
 } & { [K in VerdictKey]?: string | Date | null };
 
@@ -35,15 +38,23 @@ const socialsCell = (socials: ExportableLead['socials']): string => {
   return list.map(({ url }) => url).join('; ');
 };
 
+/** The decision-maker's role (the first of the people, the one in Name): normalised, or as the page writes it. */
+const roleCell = (lead: ExportableLead, key: 'role' | 'role_text'): string => {
+  const [first] = peopleOf(lead);
+  if (!first || first.name !== lead.name) return '';
+  return key === 'role' ? verdictWord(first.role) : first.role_text ?? '';
+};
+
 function cellOf(lead: ExportableLead, key: ExportKey): string {
   if (lead.removed?.includes(key as RemovedField)) return REMOVED_AT_OWNERS_REQUEST;
   if (key === 'socials') return socialsCell(lead.socials);
+  if (key === 'role' || key === 'role_text') return lead.removed?.includes('name') ? '' : roleCell(lead, key);
   return verdictCell(lead[key], key);
 }
 
 /**
  * A lead's cells in the export's column order (LEADS_EXPORT_COLUMNS: the spec's six, address,
- * country, social profiles, then the verdicts and provenance). The phone stays E.164; a field an
+ * country, social profiles, the decision-maker's role, then the verdicts and provenance). The phone stays E.164; a field an
  * opt-out blanked says so. Excel writes these as they are (string cells); CSV neutralises them.
  */
 export function exportCells(lead: ExportableLead): string[] {

@@ -39,8 +39,27 @@ export function safeWebsite(value: unknown): string {
  */
 export const hasContact = (lead: Pick<Lead, 'email' | 'phone'>): boolean => lead.email !== '' || lead.phone !== '';
 
+const PERSON_ROLES = new Set<string>(['owner', 'managing_director', 'partner', 'manager', 'other']);
+
+/** The people of a lead, cleaned: each with a name and a known role (else "other"), at most 20. */
+export function cleanPeople(people: IncomingLead['people']): NonNullable<Lead['people']> {
+  return (people ?? []).flatMap((person) => {
+    const name = cleanText(person.name, 120);
+    if (!name) return [];
+    const roleText = cleanText(person.role_text, 80);
+    const source = safeWebsite(person.source);
+    return [{
+      name,
+      role: PERSON_ROLES.has(person.role) ? person.role : 'other' as const,
+      ...(roleText ? { role_text: roleText } : {}),
+      ...(source ? { source } : {}),
+    }];
+  }).slice(0, 20);
+}
+
 /** The lead as the user sees it and as it is stored. */
 export function toStoredLead(lead: IncomingLead): Lead {
+  const people = cleanPeople(lead.people);
   const socials = (lead.socials ?? [])
     .map((s) => ({ network: cleanText(s.network, 40), url: safeWebsite(s.url) }))
     .filter((s) => s.network && s.url)
@@ -55,6 +74,7 @@ export function toStoredLead(lead: IncomingLead): Lead {
     ...(lead.address ? { address: cleanText(lead.address, 300) } : {}),
     ...(lead.country ? { country: cleanText(lead.country, 80) } : {}),
     ...(socials.length ? { socials } : {}),
+    ...(people.length ? { people } : {}),
     ...(lead.source ? { source: cleanText(lead.source, 40) } : {}),
     ...(lead.place_id ? { place_id: cleanText(lead.place_id, 200) } : {}),
     ...verdictFields(lead),

@@ -58,6 +58,7 @@ export async function takeLeads(trx: Trx, search: SearchRow, incoming: IncomingL
         address: lead.address ?? null,
         country: lead.country ?? null,
         socials: lead.socials ? JSON.stringify(lead.socials) : null,
+        people: lead.people ? JSON.stringify(lead.people) : null,
         source: lead.source ?? null,
         place_id: lead.place_id ?? null,
         ...verdictColumns(lead),

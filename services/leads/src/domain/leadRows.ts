@@ -13,6 +13,8 @@ export interface LeadRow {
   address: string | null;
   country: string | null;
   socials: Lead['socials'] | string | null;
+  /** Absent from rows stored before the column (read as null). */
+  people?: Lead['people'] | string | null;
   source: string | null;
   place_id: string | null;
   email_status: string | null;
@@ -30,6 +32,7 @@ export interface LeadRow {
 
 export function toLead(row: LeadRow): Lead {
   const socials = typeof row.socials === 'string' ? JSON.parse(row.socials) : row.socials;
+  const people = peopleOf(row);
   return {
     name: row.name,
     company: row.company,
@@ -40,6 +43,7 @@ export function toLead(row: LeadRow): Lead {
     ...(row.address ? { address: row.address } : {}),
     ...(row.country ? { country: row.country } : {}),
     ...(socials?.length ? { socials } : {}),
+    ...(people.length ? { people } : {}),
     ...(row.source ? { source: row.source } : {}),
     ...(row.place_id ? { place_id: row.place_id } : {}),
     ...verdictsOf(row),
@@ -49,6 +53,12 @@ export function toLead(row: LeadRow): Lead {
 }
 
 const isoTime = (value: Date | string): string => new Date(value).toISOString();
+
+/** The row's people, however the driver read the jsonb column (parsed, or its text). */
+export function peopleOf(row: Pick<LeadRow, 'people'>): NonNullable<Lead['people']> {
+  const people = typeof row.people === 'string' ? JSON.parse(row.people) : row.people;
+  return Array.isArray(people) ? people : [];
+}
 
 /** The row's verdict and provenance columns, those that are set. */
 function verdictsOf(row: LeadRow): Partial<Lead> {
@@ -85,7 +95,7 @@ export async function leadsAt(db: DbOrTrx, searchId: string, positions: number[]
 }
 
 const LEAD_COLUMNS = [
-  'position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source', 'place_id', 'owned', 'removed', ...VERDICT_COLUMNS,
+  'position', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'people', 'source', 'place_id', 'owned', 'removed', ...VERDICT_COLUMNS,
 ];
 
 function storedLeadsPage(db: DbOrTrx, searchId: string, afterPosition: number, limit: number): Promise<LeadRow[]> {

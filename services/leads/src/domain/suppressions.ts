@@ -75,9 +75,11 @@ export class Suppressions {
       }
     }
     if (whole) {
+      // The people are named with the business: they go with its name ("removed" lists the name).
       out.name = '';
       out.website = '';
       delete out.socials;
+      delete out.people;
     }
     if (removed.size) out.removed = REMOVABLE_FIELDS.filter((field) => removed.has(field));
     return out as T;

@@ -16,7 +16,7 @@ export async function accountDataRoute(app: App, rt: LeadsRuntime): Promise<void
     const userId = request.body.user_id;
     const searches = await db('lead_searches').where({ user_id: userId }).orderBy('created_at');
     const leads = await db('leads').whereIn('search_id', searches.map((s) => s.id)).orderBy(['search_id', 'position'])
-      .select('search_id', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'source');
+      .select('search_id', 'name', 'company', 'email', 'phone', 'website', 'city', 'address', 'country', 'socials', 'people', 'source');
     const leadsOf = new Map<string, unknown[]>();
     for (const { search_id, ...lead } of leads) leadsOf.set(search_id, [...(leadsOf.get(search_id) ?? []), lead]);
     return {

@@ -23,6 +23,6 @@ export function summariseHtml(url: string, status: number, $: CheerioAPI): HtmlS
     } catch { /* not a URL: skip it */ }
     return undefined;
   });
-  const contacts = rankContacts([readPageContacts($, countryOfHost(new URL(url).hostname))], url);
+  const contacts = rankContacts([{ url, contacts: readPageContacts($, countryOfHost(new URL(url).hostname)) }], url);
   return { title: $('title').first().text().replace(/\s+/g, ' ').trim(), status, emails: contacts.emails, phones: contacts.phones, links: [...links] };
 }

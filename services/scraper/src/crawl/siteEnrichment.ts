@@ -83,7 +83,7 @@ function bestPages(pages: ScoredPage[]): string[] {
 /**
  * Reads a business website, politely (robots.txt and at most `pagesPerSite` requests): the home
  * page and its same-site frames, then up to `contactPages` same-site contact / impressum / legal /
- * about pages they link to. When none of them names a contact or legal page (a splash page), up to
+ * about pages they link to, and one legal page more when those include none and the budget allows. When none of them names a contact or legal page (a splash page), up to
  * three first-level links (navigation first) and the sitemap's contact-looking entries lead there.
  * A page given up while reading it adds nothing; the other pages still count.
  */
@@ -169,14 +169,18 @@ export function createSiteEnricher(options: SiteEnricherOptions): SiteEnricher {
       firstLevel = linked.flatMap((page) => page ?? []);
       candidates = [...candidates, ...fromSitemap, ...firstLevel.flatMap((page) => page.reading.contactPages)];
     }
-    const contactPages = (await Promise.all(take(bestPages(candidates), options.contactPages).map(readContactPage))).flatMap((page) => page ?? []);
+    const chosen = take(bestPages(candidates), options.contactPages);
+    // A legal page names who runs the business: one more, within the budget, when none was read or chosen.
+    const legalPages = candidates.filter((page) => page.legal).map((page) => page.url);
+    const legal = legalPages.some((url) => requested.has(url)) ? [] : take(legalPages, 1);
+    const contactPages = (await Promise.all([...chosen, ...legal].map(readContactPage))).flatMap((page) => page ?? []);
 
     const pages: PageRead[] = [
       { url: home.url, fetchedAt: homeFetchedAt, contacts: homeReading.contacts },
       ...[...frames, ...firstLevel].map((page) => ({ url: page.url, fetchedAt: page.fetchedAt, contacts: page.reading.contacts })),
       ...contactPages.map((page) => ({ url: page.url, fetchedAt: page.fetchedAt, contacts: page.reading })),
     ];
-    const contacts = rankContacts(pages.map((page) => page.contacts), home.url);
+    const contacts = rankContacts(pages.map((page) => ({ url: page.url, contacts: page.contacts })), home.url);
     const emails = options.mailCheck ? await keepDeliverableEmails(contacts.emails, options.mailCheck) : contacts.emails;
     return {
       ...contacts,

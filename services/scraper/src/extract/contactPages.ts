@@ -34,21 +34,29 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[\s_]+/g, '-');
 }
 
+const linkWords = (linkText: string, pathname: string): string => `${fold(linkText)} ${fold(decodePath(pathname))}`;
+
 /** How likely a page is to hold the contacts, from its link text and path: 3 contact, 2 legal, 1 about, 0 none. */
 export function contactScore(linkText: string, pathname: string): number {
-  const words = `${fold(linkText)} ${fold(decodePath(pathname))}`;
+  const words = linkWords(linkText, pathname);
   return Math.max(0, ...PAGE_KINDS.filter((kind) => kind.words.test(words)).map((kind) => kind.score));
 }
+
+/** A legal page (impressum, imprint, legal notice): the one that must name who runs the business. */
+const isLegalPage = (linkText: string, pathname: string): boolean => PAGE_KINDS[1].words.test(linkWords(linkText, pathname));
 
 /** A linked page worth reading for contacts, with how likely it holds them (see contactScore). */
 export interface ScoredPage {
   url: string;
   score: number;
+  /** A legal page, also when it scores as a contact page ("Kontakt & Impressum"). */
+  legal?: boolean;
 }
 
 /**
  * Same-site links from a home page to its contact, legal (impressum / imprint) and about pages,
- * best first, at most `cap`.
+ * best first, at most `cap`; the best legal page beyond them when none of them is one (the crawl
+ * reads it when its page budget allows: it names the people who run the business).
  */
 export function findContactPages(homeUrl: string, html: string | CheerioAPI, cap = 3): string[] {
   return findScoredContactPages(homeUrl, html, cap).map((page) => page.url);
@@ -61,7 +69,7 @@ export function findScoredContactPages(homeUrl: string, html: string | CheerioAP
   const $ = typeof html === 'string' ? loadHtml(html) : html;
   const home = new URL(homeUrl);
   const homeWithoutHash = home.href.split('#')[0];
-  const candidates = new Map<string, { score: number; order: number }>();
+  const candidates = new Map<string, { score: number; order: number; legal: boolean }>();
 
   $('a[href], area[href], frame[src], iframe[src]').each((order, el) => {
     const raw = $(el).attr('href') ?? $(el).attr('src') ?? '';
@@ -74,13 +82,18 @@ export function findScoredContactPages(homeUrl: string, html: string | CheerioAP
     if (!/^https?:$/.test(url.protocol) || !sameSite(url.hostname, homeHost) || NOT_A_PAGE.test(url.pathname)) return;
     url.hash = '';
     if (url.href === homeWithoutHash) return;
-    const score = contactScore(textOf(el), url.pathname);
+    const text = textOf(el);
+    const score = contactScore(text, url.pathname);
+    const legal = isLegalPage(text, url.pathname);
     const known = candidates.get(url.href);
-    if (score > 0 && (!known || known.score < score)) candidates.set(url.href, { score, order: known?.order ?? order });
+    if (score > 0 && (!known || known.score < score)) candidates.set(url.href, { score, order: known?.order ?? order, legal: legal || (known?.legal ?? false) });
+    else if (known && legal) known.legal = true;
   });
 
-  return [...candidates.entries()]
+  const ranked = [...candidates.entries()]
     .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
-    .slice(0, cap)
-    .map(([url, { score }]) => ({ url, score }));
+    .map(([url, { score, legal }]) => ({ url, score, ...(legal ? { legal } : {}) }));
+  const chosen = ranked.slice(0, cap);
+  const legalBeyond = chosen.some((page) => page.legal) ? undefined : ranked.slice(cap).find((page) => page.legal);
+  return legalBeyond ? [...chosen, legalBeyond] : chosen;
 }

@@ -6,7 +6,7 @@ import { emailsInText } from './emailsInText.ts';
 import { isJunkEmail } from './emailJunk.ts';
 import { mailtoAddresses, protectedLinkAddress, telephoneOfLink } from './linkTargets.ts';
 import { validE164 } from './phoneNumber.ts';
-import { personName, personsInLines } from './personNames.ts';
+import { personsInLines, structuredPerson, type PersonMention } from './personNames.ts';
 import { phonesInText } from './phonesInText.ts';
 import { socialProfile } from './socialProfiles.ts';
 import { scriptAddresses } from './scriptAddresses.ts';
@@ -19,8 +19,8 @@ export interface PageContacts {
   emails: string[];
   phones: string[];
   socials: SocialLink[];
-  /** Persons the page names as the business's owner, manager or signatory (personNames.ts). */
-  persons: string[];
+  /** People the page names as running the business, with their roles (personNames.ts). */
+  persons: PersonMention[];
 }
 
 /** Reads a page parsed by `loadHtml`; throws PageTooDeep for a page nested past the bound. */
@@ -48,7 +48,7 @@ export function readPageContacts(html: string | CheerioAPI, defaultCountry: Coun
   );
 
   const persons = [
-    ...structured.persons.flatMap((name) => personName(name) ?? []),
+    ...structured.persons.flatMap((person) => structuredPerson(person.name, person.jobTitle, person.founder) ?? []),
     ...personsInLines(visible.lines),
   ];
 

@@ -40,10 +40,13 @@ function provenance(kind: 'email' | 'phone', source: ContactSource | undefined, 
   return { [`${kind}_source`]: url, ...(source ? { [`${kind}_fetched_at`]: source.fetched_at } : {}) };
 }
 
-/** The person the business's pages name; never the business's own name (a lead's `name` is a person or empty). */
-function personOf(place: Place, site: SiteContacts | undefined): string {
-  const person = site?.person ?? '';
-  return person.toLowerCase() === place.name.trim().toLowerCase() ? '' : person;
+/** The people the business's pages name, the decision-maker first; never the business's own name. */
+function peopleOf(place: Place, site: SiteContacts | undefined): NonNullable<Lead['people']> {
+  const business = place.name.trim().toLowerCase();
+  return (site?.people ?? [])
+    .filter((person) => person.name.toLowerCase() !== business)
+    .slice(0, 20)
+    .map((person) => ({ name: person.name, role: person.role, ...(person.roleText ? { role_text: person.roleText } : {}), source: person.page }));
 }
 
 /**
@@ -57,10 +60,12 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
   if (!emails.length && !phones.length) return undefined;
   const phone = phones[0] ? judgePhone(phones[0]) : undefined;
   // The place's own tags are taken before the site's: their provenance is the listing, not a page.
+  const people = peopleOf(place, site);
   const sourceOf = (contact: string | undefined, own: string | undefined) => (contact && contact !== own ? site?.sources[contact] : undefined);
   return {
     key: placeKeyOf(place),
-    name: personOf(place, site),
+    // A lead's `name` is its best decision-maker or empty, never a guess.
+    name: people[0]?.name ?? '',
     company: place.name,
     email: emails[0] ?? '',
     phone: phones[0] ?? '',
@@ -69,6 +74,7 @@ export function leadOfPlace(place: Place, site?: SiteContacts): Lead | undefined
     ...(place.address ? { address: place.address } : {}),
     ...(place.country ? { country: place.country } : {}),
     ...(site?.socials.length ? { socials: site.socials.map(({ network, url }) => ({ network, url })) } : {}),
+    ...(people.length ? { people } : {}),
     source: place.source,
     place_id: place.placeId,
     ...positionOf(place),

@@ -16,6 +16,6 @@ export function mergePlaceContacts(place: Place, fromWebsite: ExtractedContacts,
     emails: [...new Set([...(listedEmail && !isJunkEmail(listedEmail) ? [listedEmail] : []), ...fromWebsite.emails])],
     phones: [...new Set([...(listedPhone ? [listedPhone] : []), ...fromWebsite.phones])],
     socials: fromWebsite.socials,
-    ...(fromWebsite.person ? { person: fromWebsite.person } : {}),
+    ...(fromWebsite.people ? { people: fromWebsite.people } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findContactPages } from '../../src/extract/contactPages.ts';
+import { findContactPages, findScoredContactPages } from '../../src/extract/contactPages.ts';
 import { loadRealSites } from '../realSites/realSite.ts';
 
 describe('contact pages of a home page', () => {
@@ -19,7 +19,9 @@ describe('contact pages of a home page', () => {
       'https://www.bakery.de/impressum.html',
       'https://www.bakery.de/about-us',
     ]);
-    expect(findContactPages('https://www.bakery.de/', html, 1)).toEqual(['https://www.bakery.de/kontakt.htm']);
+    // Past the cap, the legal page still comes along: it names who runs the business.
+    expect(findContactPages('https://www.bakery.de/', html, 1)).toEqual(['https://www.bakery.de/kontakt.htm', 'https://www.bakery.de/impressum.html']);
+    expect(findScoredContactPages('https://www.bakery.de/', `<a href="/kontakt">Kontakt</a><a href="/about">About</a>`, 1)).toEqual([{ url: 'https://www.bakery.de/kontakt', score: 3 }]);
   });
 
   it('reads link words in other languages and in link text', () => {

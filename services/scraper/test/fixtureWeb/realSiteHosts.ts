@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_SITES_DIR } from '../fixturePaths.ts';
+import type { LabelledPerson } from '../realSites/realSite.ts';
 
 /** A real site of test/fixtures/real-sites, served as it is under its own fixture host. */
 export interface RealSiteHost {
@@ -10,7 +11,7 @@ export interface RealSiteHost {
   city: string | null;
   index: string;
   contact: string;
-  truth: { emails: string[]; phones: string[]; optional_emails?: string[]; optional_phones?: string[]; country?: string | null };
+  truth: { emails: string[]; phones: string[]; optional_emails?: string[]; optional_phones?: string[]; country?: string | null; people: LabelledPerson[] };
 }
 
 const titleOf = (html: string): string | undefined => /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();

@@ -40,3 +40,7 @@ export function phoneKey(written: string, country: CountryCode | undefined): str
   const plain = written.replace(/&[a-z]+;/gi, ' ');
   return parsePhoneNumberFromString(plain, country)?.number ?? `+${plain.replace(/\D/g, '')}`;
 }
+
+/** A person's name as labels and extraction are compared: titles ("Dr.", "Prof.") off, case and spacing folded. */
+export const personKey = (name: string): string =>
+  name.normalize('NFC').replace(/^(?:(?:dr|prof)\.?\s+)+/iu, '').replace(/\s+/g, ' ').trim().toLowerCase();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CountryCode, FetchedPage } from '../../src/extract/types.ts';
+import type { CountryCode, FetchedPage, PersonRole } from '../../src/extract/types.ts';
 import { REAL_SITES_DIR } from '../fixturePaths.ts';
 
 export interface Truth {
@@ -11,6 +11,15 @@ export interface Truth {
   city: string | null;
   /** The place's country (ISO 3166 alpha-2), as the maps source gives it; null when unknown. */
   country?: CountryCode | null;
+  /** The people the pages name as running the business ([] when none), the decision-maker first. */
+  people: LabelledPerson[];
+}
+
+/** A labelled person: the full name, the normalised role, the role as the pages write it (if they do). */
+export interface LabelledPerson {
+  name: string;
+  role: PersonRole;
+  role_text?: string;
 }
 
 export interface RealSite {
