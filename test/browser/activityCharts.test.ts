@@ -96,6 +96,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
       expect(await row.locator('th').innerText()).toBe(today());
       const cells = await row.locator('td').allInnerTexts();
       expect([cells[0], cells[1], cells[5], cells[6]]).toEqual(['2', '18', '18', '100']);
+      // Opening the table scrolled the page: a full-page shot from there draws the sticky header mid-page.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `activity-dashboard-${size.name}`);
       await shotOf(page, card, `activity-card-${size.name}`);
       expect(await seriousFindings(page)).toEqual([]);
@@ -116,6 +118,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard\'s and the admin overview\'s 
       // The admin, the newcomer and the searcher signed up today; test-checkout money is not revenue.
       const cells = await row.locator('td').allInnerTexts();
       expect([cells[0], cells[2], cells[3], cells[4]]).toEqual(['3', '2', '18', '18']);
+      // Opening the table scrolled the page: a full-page shot from there draws the sticky header mid-page.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `activity-admin-overview-${size.name}`);
       await shotOf(page, page.getByRole('region', { name: 'Last 30 days', exact: true }), `activity-admin-charts-${size.name}`);
       expect(await seriousFindings(page)).toEqual([]);
