@@ -18,10 +18,10 @@ const HOUR_MS = 60 * 60 * 1000;
  * its probes as a careful sender would, and says `unknown` rather than asking too often.
  */
 export function createMxHostPacer(pacing: MxPacing) {
-  const hosts = new Map<string, { nextStart: number; starts: number[]; busy: Promise<void> }>();
+  const hosts = new Map<string, { nextStart: number; lastStart: number; starts: number[]; busy: Promise<void> }>();
   return async (host: string): Promise<PacedTurn> => {
     const now = Date.now();
-    const state = hosts.get(host) ?? { nextStart: 0, starts: [], busy: Promise.resolve() };
+    const state = hosts.get(host) ?? { nextStart: 0, lastStart: -Infinity, starts: [], busy: Promise.resolve() };
     hosts.set(host, state);
     while (state.starts.length && state.starts[0] <= now - HOUR_MS) state.starts.shift();
     if (state.starts.length >= pacing.perHour) return { granted: false, reason: 'capped' };
@@ -35,8 +35,10 @@ export function createMxHostPacer(pacing: MxPacing) {
     const done = new Promise<void>((resolve) => { release = (closed) => void closed.then(resolve, resolve); });
     state.busy = previous.then(() => done);
     await previous;
-    const wait = slot - Date.now();
+    // A previous probe that started late (it waited for the one before it) still gets its full interval.
+    const wait = Math.max(slot, state.lastStart + pacing.intervalMs) - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    state.lastStart = Date.now();
     return { granted: true, release };
   };
 }
