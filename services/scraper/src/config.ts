@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import type { MxPacing } from './verdicts/mxHostPacer.ts';
 import { collectConfig, readVariables, standInsAllowed, Variable, type ConfigProblems } from '@leadforge/kit/config';
 
 const PLACES_SOURCES: PlacesSourceName[] = ['osm', 'google', 'decodo'];
@@ -92,7 +91,7 @@ export interface EmailSmtpConfig {
   sender: string;
   /** Wait before the one retry of a greylisted probe; 0 does not retry. */
   greylistRetryMs: number;
-  pacing: MxPacing;
+  pacing: { intervalMs: number; perHour: number; maxWaitMs: number };
   verdictTtlMs: number;
   unknownTtlMs: number;
   acceptAllTtlMs: number;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScraperConfig } from '../../src/config.ts';
-import { configuredEmailVerifier } from '../../src/verdicts/configuredEmailVerifier.ts';
-import { mailResolverFor } from '../../src/verdicts/dnsMailDomainCheck.ts';
-import { startMailWorld, type MailDomain, type MailWorld } from '../../../../test/support/mailWorld.ts';
+import { loadScraperConfig } from '../../services/scraper/src/config.ts';
+import { configuredEmailVerifier } from '../../services/scraper/src/verdicts/configuredEmailVerifier.ts';
+import { mailResolverFor } from '../../services/scraper/src/verdicts/dnsMailDomainCheck.ts';
+import { startMailWorld, type MailDomain, type MailWorld } from '../support/mailWorld.ts';
 
 // One domain per behaviour of the mail world; the product asks through its configuration, as it ships.
 const DOMAINS: Record<string, MailDomain> = {
