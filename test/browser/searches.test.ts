@@ -128,9 +128,9 @@ describe.skipIf(why.length > 0)(`searches and their leads in the browser${why.le
     const badges = await page.locator('tbody .verdict-badge').allInnerTexts();
     expect(badges).not.toContain('Unchecked');
     if (await page.getByTestId('email-verdict-filter').count()) {
-      const valid = badges.filter((badge) => badge === 'Valid').length;
-      await page.getByTestId('email-verdict-filter').selectOption('valid');
-      await expect.poll(() => rows().count(), loading).toBe(valid);
+      const deliverable = badges.filter((badge) => badge === 'Deliverable').length;
+      await page.getByTestId('email-verdict-filter').selectOption('deliverable');
+      await expect.poll(() => rows().count(), loading).toBe(deliverable);
       await page.getByTestId('email-verdict-filter').selectOption('');
     }
     await expect.poll(() => rows().count(), loading).toBe(20);

@@ -134,9 +134,9 @@ describe.skipIf(missing.length > 0)(`lead generation end to end through the gate
     const all = await download('csv', '');
     expect(all.name).toMatch(/^leadforge-bakery-lindenfeld-\d{4}-\d{2}-\d{2}\.csv$/);
 
-    const bad = await api('GET', `/api/lead-searches/${id}/export.csv?email_status=great`, undefined, bearer(user.token));
+    const bad = await api('GET', `/api/lead-searches/${id}/export.csv?email_deliverability=great`, undefined, bearer(user.token));
     expect(bad.status).toBe(400);
-    expect(bad.body.detail).toContain('email_status must be one of valid, risky, invalid, unknown');
+    expect(bad.body.detail).toContain('email_deliverability must be one of deliverable, undeliverable, accept_all, unknown');
     const notBoolean = await api('GET', `/api/lead-searches/${id}/export.csv?has_phone=maybe`, undefined, bearer(user.token));
     expect(notBoolean.status).toBe(400);
     expect(notBoolean.body.detail).toContain('has_phone must be true or false');

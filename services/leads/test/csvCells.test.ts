@@ -39,10 +39,11 @@ describe('CSV cells', () => {
     const fetched = new Date('2026-11-24T10:00:00Z');
     expect(csvRecord({
       name: 'N', company: 'C', email: 'anna@x.test', phone: '+4933224288333', website: 'W', city: 'Ci',
-      email_status: 'valid', email_type: 'personal', email_source: 'https://x.test/kontakt', email_fetched_at: fetched,
+      email_deliverability: 'deliverable', email_type: 'personal', email_checked_at: fetched, email_mx_host: 'mx.x.test', email_smtp_code: 250,
+      email_source: 'https://x.test/kontakt', email_fetched_at: fetched,
       phone_type: 'fixed_line', phone_source: '=https://x.test/', phone_fetched_at: '2026-11-24T10:00:00.000Z',
     })).toEqual(['N', 'C', 'anna@x.test', '+4933224288333', 'W', 'Ci', '', '', '', '', '',
-      'valid', 'personal', 'https://x.test/kontakt', '2026-11-24T10:00:00.000Z', 'fixed_line', "'=https://x.test/", '2026-11-24T10:00:00.000Z']);
+      'deliverable', 'personal', '2026-11-24T10:00:00.000Z', 'mx.x.test', '250', 'https://x.test/kontakt', '2026-11-24T10:00:00.000Z', 'fixed_line', "'=https://x.test/", '2026-11-24T10:00:00.000Z']);
   });
 });
 

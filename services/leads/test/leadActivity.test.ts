@@ -32,11 +32,11 @@ describe('GET /api/lead-activity: the dashboard charts of the signed-in user\'s 
 
   it('counts today\'s searches, their leads and the leads with an email, a phone and a deliverable email; never another user\'s', async () => {
     await search('activity-owner', [
-      engineLead(1, { email_status: 'valid' }), engineLead(2, { email_status: 'risky' }), engineLead(3, { email: '', email_status: 'valid' }),
+      engineLead(1, { email_deliverability: 'deliverable' }), engineLead(2, { email_deliverability: 'accept_all' }), engineLead(3, { email: '', email_deliverability: 'deliverable' }),
       engineLead(4, { phone: '' }),
     ]);
     await search('activity-owner', []);
-    await search('activity-other', [engineLead(11, { email_status: 'valid' }), engineLead(12, { email_status: 'valid' })]);
+    await search('activity-other', [engineLead(11, { email_deliverability: 'deliverable' }), engineLead(12, { email_deliverability: 'deliverable' })]);
 
     const mine = await activity('activity-owner', '?days=7');
     expect(mine.status).toBe(200);

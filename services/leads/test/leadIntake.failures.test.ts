@@ -48,7 +48,7 @@ for (const kind of kinds) {
       const practice = engineLead(1, {
         key: `osm:node/practice-${kind}-${n}`,
         email: `mail@some-practice-${n}.de`,
-        email_status: 'valid',
+        email_deliverability: 'deliverable',
         email_type: 'role',
         email_source: `https://some-practice-${n}.de/impressum`,
         email_fetched_at: '2026-11-20T10:00:00.000Z',
@@ -79,7 +79,7 @@ for (const kind of kinds) {
       // The opted-out email is gone with everything that described it.
       const [blanked] = search.leads;
       expect(blanked).toMatchObject({ company: practice.company, email: '', phone: practice.phone, phone_source: practice.phone_source });
-      for (const field of ['email_status', 'email_type', 'email_source', 'email_fetched_at']) {
+      for (const field of ['email_deliverability', 'email_type', 'email_source', 'email_fetched_at']) {
         expect(blanked).not.toHaveProperty(field);
       }
       expect(t.billing.balanceOf(b.id)).toBe(8);

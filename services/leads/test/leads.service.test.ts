@@ -352,7 +352,8 @@ for (const kind of kinds) {
         engineLead(72, { name: '@cmd', company: 'Tab\tStart', city: 'Zürich' }),
         engineLead(73, { name: 'Ünïcødé 北京 🦷', company: 'Quotes "and", commas', email: 'o\'brien@example.com', website: 'javascript:alert(1)' }),
         engineLead(74, {
-          phone: '+44 20 7946 0958', company: 'Plain Co', email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact',
+          phone: '+44 20 7946 0958', company: 'Plain Co', email_deliverability: 'deliverable', email_type: 'role', email_checked_at: '2026-11-24T10:00:01.000Z',
+          email_mx_host: 'mx.brightsmiles74.example', email_smtp_code: 250, email_source: 'https://brightsmiles74.example/contact',
           email_fetched_at: '2026-11-24T10:00:00.000Z', phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
           address: '1 High St, Springfield', country: 'US',
           socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
@@ -377,10 +378,10 @@ for (const kind of kinds) {
       const rows: string[][] = parse(raw, { bom: true });
       expect(rows[0]).toEqual([
         'Name', 'Company', 'Email', 'Phone', 'Website', 'City', 'Address', 'Country', 'Social profiles', 'Role', 'Role as written',
-        'Email status', 'Email type', 'Email source', 'Email fetched at', 'Phone type', 'Phone source', 'Phone fetched at',
+        'Email deliverability', 'Email type', 'Email checked at', 'Email MX host', 'Email SMTP code', 'Email source', 'Email fetched at', 'Phone type', 'Phone source', 'Phone fetched at',
       ]);
       // No address, country, social profiles, people or verdicts.
-      const noVerdicts = ['', '', '', '', '', '', '', '', '', '', '', ''];
+      const noVerdicts = ['', '', '', '', '', '', '', '', '', '', '', '', '', '', ''];
       expect(rows.slice(1)).toEqual([
         ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+SUM(1,2)", 'hello71@brightsmiles71.example', '+15550100071', 'https://brightsmiles71.example/', "'-2+3", ...noVerdicts],
         ["'@cmd", 'Tab Start', 'hello72@brightsmiles72.example', '+15550100072', 'https://brightsmiles72.example/', 'Zürich', ...noVerdicts],
@@ -388,13 +389,14 @@ for (const kind of kinds) {
         [
           'Owner 74', 'Plain Co', 'hello74@brightsmiles74.example', "'+44 20 7946 0958", 'https://brightsmiles74.example/', 'Springfield',
           '1 High St, Springfield', 'US', 'https://www.facebook.com/plainco; https://www.instagram.com/plainco', 'Owner', 'Inhaber',
-          'risky', 'role', 'https://brightsmiles74.example/contact', '2026-11-24T10:00:00.000Z', 'fixed_line', 'osm:node/74', '',
+          'deliverable', 'role', '2026-11-24T10:00:01.000Z', 'mx.brightsmiles74.example', '250', 'https://brightsmiles74.example/contact', '2026-11-24T10:00:00.000Z', 'fixed_line', 'osm:node/74', '',
         ],
       ]);
       const shown = (await t.call('GET', `/api/lead-searches/${id}`, undefined, user.token)).body as { leads: Record<string, unknown>[] };
       expect(shown.leads.find((lead) => lead.company === 'Plain Co')).toMatchObject({
         address: '1 High St, Springfield', country: 'US', socials: [{ network: 'facebook', url: 'https://www.facebook.com/plainco' }, { network: 'instagram', url: 'https://www.instagram.com/plainco' }],
-        email_status: 'risky', email_type: 'role', email_source: 'https://brightsmiles74.example/contact', email_fetched_at: '2026-11-24T10:00:00.000Z',
+        email_deliverability: 'deliverable', email_type: 'role', email_checked_at: '2026-11-24T10:00:01.000Z', email_mx_host: 'mx.brightsmiles74.example', email_smtp_code: 250,
+        email_source: 'https://brightsmiles74.example/contact', email_fetched_at: '2026-11-24T10:00:00.000Z',
         phone_type: 'fixed_line', phone_display: '+44 20 7946 0958', phone_source: 'osm:node/74',
         people: [
           { name: 'Owner 74', role: 'owner', role_text: 'Inhaber', source: 'https://brightsmiles74.example/impressum' },

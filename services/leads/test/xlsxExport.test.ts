@@ -37,13 +37,13 @@ describe('Excel export', () => {
     const fetched = new Date('2026-11-24T10:00:00Z');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await workbookOf([lead(1, {
-      email_status: 'valid', email_type: 'personal', email_source: 'https://c1.example/contact', email_fetched_at: fetched,
+      email_deliverability: 'accept_all', email_type: 'personal', email_checked_at: fetched, email_smtp_code: 250, email_source: 'https://c1.example/contact', email_fetched_at: fetched,
       phone_type: 'mobile', phone_source: 'osm:node/1',
     })]));
     const sheet = workbook.getWorksheet('Leads')!;
     const cells = Object.fromEntries(LEADS_EXPORT_COLUMNS.map((column, i) => [column.header, sheet.getRow(2).getCell(i + 1).value]));
     expect(cells).toMatchObject({
-      'Email status': 'valid', 'Email type': 'personal', 'Email source': 'https://c1.example/contact',
+      'Email deliverability': 'accept_all', 'Email type': 'personal', 'Email checked at': '2026-11-24T10:00:00.000Z', 'Email SMTP code': '250', 'Email source': 'https://c1.example/contact',
       'Email fetched at': '2026-11-24T10:00:00.000Z', 'Phone type': 'mobile', 'Phone source': 'osm:node/1',
     });
   });

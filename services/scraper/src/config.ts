@@ -24,10 +24,19 @@ export const ScraperVariables = Type.Object({
   EMAIL_MX_CHECK: Variable.boolean({ description: 'check that an email\'s domain takes mail (MX)', default: true }),
   EMAIL_MX_RESOLVER: Variable.list({ description: 'DNS servers for the MX check (`127.0.0.1:53`)', default: [], defaultText: 'the system\'s' }),
   EMAIL_MX_TIMEOUT_MS: Variable.integer({ description: 'timeout of one MX lookup', default: 3000, minimum: 100, maximum: 60_000 }),
-  EMAIL_CATCH_ALL_CHECK: Variable.boolean({ description: 'probe the MX host of domains that take mail for a catch-all (verdict `risky`)', defaultText: '`EMAIL_MX_CHECK`' }),
-  EMAIL_SMTP_PROBE_PORT: Variable.integer({ description: 'port of the catch-all probe', default: 25, minimum: 1, maximum: 65_535 }),
-  EMAIL_SMTP_PROBE_TIMEOUT_MS: Variable.integer({ description: 'timeout of the catch-all probe', default: 3000, minimum: 100, maximum: 60_000 }),
+  EMAIL_SMTP_CHECK: Variable.boolean({ description: 'ask the domain\'s best mail host, over SMTP, whether it takes mail for the address (RCPT TO, never DATA); off, or with port 25 blocked, verdicts say `unknown`', defaultText: '`EMAIL_MX_CHECK`' }),
+  EMAIL_ACCEPT_ALL_CHECK: Variable.boolean({ description: 'ask first for a random address at the domain: a server taking it accepts all (verdict `accept_all`)', default: true }),
+  EMAIL_SMTP_PROBE_PORT: Variable.integer({ description: 'port of the mail hosts asked', default: 25, minimum: 1, maximum: 65_535 }),
+  EMAIL_SMTP_PROBE_TIMEOUT_MS: Variable.integer({ description: 'the longest one SMTP conversation takes (a slower server\'s verdict is `unknown`)', default: 8000, minimum: 100, maximum: 60_000 }),
+  EMAIL_SMTP_PROBE_HELO: Variable.string({ description: 'the name said in EHLO; a real FQDN whose reverse DNS matches the sending address', defaultText: 'the host name' }),
   EMAIL_SMTP_PROBE_SENDER: Variable.string({ description: 'MAIL FROM of the probe', default: '', defaultText: 'the null sender `<>`', pattern: /^(?:[^\s<>@]+@[^\s<>@]+)?$/, hint: 'an email address, or empty for <>' }),
+  EMAIL_SMTP_GREYLIST_RETRY_MS: Variable.integer({ description: 'wait before the one retry of a greylisted probe (450/451); `0` does not retry', default: 60_000, minimum: 0, maximum: 15 * 60_000 }),
+  EMAIL_SMTP_MX_INTERVAL_MS: Variable.integer({ description: 'pause between two probes of one mail host', default: 1000, minimum: 0, maximum: 3_600_000 }),
+  EMAIL_SMTP_MX_PROBES_PER_HOUR: Variable.integer({ description: 'probes of one mail host an hour at most; past it verdicts say `unknown`', default: 600, minimum: 1, maximum: 1_000_000 }),
+  EMAIL_SMTP_MX_MAX_WAIT_MS: Variable.integer({ description: 'the longest a verdict waits for its turn at a busy mail host (then `unknown`)', default: 60_000, minimum: 0, maximum: 3_600_000 }),
+  EMAIL_VERDICT_CACHE_HOURS: Variable.integer({ description: 'how long a verdict on an address is reused', default: 24, minimum: 0, maximum: 24 * 365 }),
+  EMAIL_UNKNOWN_CACHE_MINUTES: Variable.integer({ description: 'how long an `unknown` verdict is reused before the address is asked again', default: 10, minimum: 0, maximum: 24 * 60 }),
+  EMAIL_ACCEPT_ALL_CACHE_HOURS: Variable.integer({ description: 'how long a domain found accepting all (or not) is remembered', default: 24, minimum: 0, maximum: 24 * 365 }),
   SCRAPER_QUOTA_REDIS_KEY: Variable.string({ description: 'the Redis key of the shared proxy quota (one per environment sharing a Redis)', default: 'leadforge:scraper:proxy-quota' }),
   SCRAPER_USER_AGENT: Variable.string({ description: 'the crawler\'s User-Agent', defaultText: '`LeadforgeBot/1.0 (+$PUBLIC_URL)`' }),
   SCRAPER_CONTACT_PAGES: Variable.integer({ description: 'pages fetched per site besides the home page (contact, about, impressum...)', default: 3, minimum: 0, maximum: 10 }),
@@ -69,6 +78,25 @@ export interface HttpLimits {
 
 export type PlacesSourceName = 'osm' | 'google' | 'decodo';
 
+/** How addresses are verified over SMTP; every part can be switched off or tuned. */
+export interface EmailSmtpConfig {
+  enabled: boolean;
+  /** A random local part first: a server taking it accepts all. */
+  acceptAllCheck: boolean;
+  port: number;
+  timeoutMs: number;
+  /** EHLO name; unset says the host name. */
+  heloName?: string;
+  /** MAIL FROM; '' is the null sender <>. */
+  sender: string;
+  /** Wait before the one retry of a greylisted probe; 0 does not retry. */
+  greylistRetryMs: number;
+  pacing: { intervalMs: number; perHour: number; maxWaitMs: number };
+  verdictTtlMs: number;
+  unknownTtlMs: number;
+  acceptAllTtlMs: number;
+}
+
 /** Everything the scraper reads from the environment, checked once at start. */
 export interface ScraperConfig {
   /** Every source a search asks (PLACES_SOURCES, or the one PLACES_SOURCE names), in this order. */
@@ -96,12 +124,8 @@ export interface ScraperConfig {
   /** DNS servers for the MX check ("127.0.0.1:53"); [] asks the system's. */
   emailMxResolver: string[];
   emailMxTimeoutMs: number;
-  /** Probe the MX host of domains that take mail for a catch-all (verdict `risky`). */
-  emailCatchAllCheck: boolean;
-  emailSmtpProbePort: number;
-  emailSmtpProbeTimeoutMs: number;
-  /** MAIL FROM of the probe; '' is the null sender <>. */
-  emailSmtpProbeSender: string;
+  /** The SMTP verification of addresses (EMAIL_SMTP_*, EMAIL_*_CACHE_*). */
+  emailSmtp: EmailSmtpConfig;
   /** The Redis key of the shared quota (one per environment sharing a Redis). */
   quotaRedisKey: string;
   userAgent: string;
@@ -164,10 +188,19 @@ export function scraperConfigFrom(env: NodeJS.ProcessEnv, problems: ConfigProble
     emailMxCheck: vars.EMAIL_MX_CHECK,
     emailMxResolver: vars.EMAIL_MX_RESOLVER,
     emailMxTimeoutMs: vars.EMAIL_MX_TIMEOUT_MS,
-    emailCatchAllCheck: vars.EMAIL_CATCH_ALL_CHECK ?? vars.EMAIL_MX_CHECK,
-    emailSmtpProbePort: vars.EMAIL_SMTP_PROBE_PORT,
-    emailSmtpProbeTimeoutMs: vars.EMAIL_SMTP_PROBE_TIMEOUT_MS,
-    emailSmtpProbeSender: vars.EMAIL_SMTP_PROBE_SENDER,
+    emailSmtp: {
+      enabled: vars.EMAIL_SMTP_CHECK ?? vars.EMAIL_MX_CHECK,
+      acceptAllCheck: vars.EMAIL_ACCEPT_ALL_CHECK,
+      port: vars.EMAIL_SMTP_PROBE_PORT,
+      timeoutMs: vars.EMAIL_SMTP_PROBE_TIMEOUT_MS,
+      heloName: vars.EMAIL_SMTP_PROBE_HELO,
+      sender: vars.EMAIL_SMTP_PROBE_SENDER,
+      greylistRetryMs: vars.EMAIL_SMTP_GREYLIST_RETRY_MS,
+      pacing: { intervalMs: vars.EMAIL_SMTP_MX_INTERVAL_MS, perHour: vars.EMAIL_SMTP_MX_PROBES_PER_HOUR, maxWaitMs: vars.EMAIL_SMTP_MX_MAX_WAIT_MS },
+      verdictTtlMs: vars.EMAIL_VERDICT_CACHE_HOURS * 60 * 60 * 1000,
+      unknownTtlMs: vars.EMAIL_UNKNOWN_CACHE_MINUTES * 60 * 1000,
+      acceptAllTtlMs: vars.EMAIL_ACCEPT_ALL_CACHE_HOURS * 60 * 60 * 1000,
+    },
     quotaRedisKey: vars.SCRAPER_QUOTA_REDIS_KEY,
     userAgent: vars.SCRAPER_USER_AGENT ?? `LeadforgeBot/1.0 (+${kit.publicUrl})`,
     contactPagesPerSite: vars.SCRAPER_CONTACT_PAGES,

@@ -1,15 +1,14 @@
 import crypto from 'node:crypto';
-import os from 'node:os';
 import { DEFAULT_PROXY_QUOTA } from '@leadforge/contracts';
 import type { ServiceContext } from '@leadforge/kit/service';
 import type { ScraperConfig } from './config.ts';
-import { createMailDomainLookup, deliverableBy, mailResolverFor, type MailResolver } from './verdicts/dnsMailDomainCheck.ts';
+import { deliverableBy, mailResolverFor, type MailResolver } from './verdicts/dnsMailDomainCheck.ts';
 import { createSiteEnricher } from './crawl/siteEnrichment.ts';
 import { JobWorker } from './search/jobWorker.ts';
 import { SearchRun } from './search/searchRun.ts';
 import type { ConnectRoute } from '@leadforge/kit/outbound';
 import type { HostLookup } from '@leadforge/kit/outbound';
-import { createCatchAllProbe, startingCatchAllCheck, withCatchAllCheck } from './verdicts/catchAllProbe.ts';
+import { configuredEmailVerifier } from './verdicts/configuredEmailVerifier.ts';
 import { OutboundClient } from './outbound/outboundClient.ts';
 import { acquireParsePool } from './crawl/parsePool.ts';
 import { parseConfigOf } from './crawl/parseConfig.ts';
@@ -123,31 +122,19 @@ export async function buildRuntime(ctx: ServiceContext, config: ScraperConfig, h
     pool: parsePool.pool, timeoutMs: parse.timeoutMs, maxDepth: parse.maxDepth, onGivenUp: () => usage.recordPageGivenUp(), log: ctx.log,
   });
   const mailResolver = hooks.mailResolver ?? mailResolverFor(config.emailMxResolver, config.emailMxTimeoutMs);
-  const mxLookup = config.emailMxCheck ? createMailDomainLookup(mailResolver, { timeoutMs: config.emailMxTimeoutMs }) : undefined;
-  const catchAll = mxLookup && config.emailCatchAllCheck
-    ? createCatchAllProbe({
-      resolveMx: (domain) => mailResolver.resolveMx(domain),
-      lookup: async (host) => (await mailResolver.resolve4(host)).map((address) => ({ address, family: 4 as const })),
-      allowPrivateNetworks: config.allowPrivateNetworks,
-      port: config.emailSmtpProbePort,
-      timeoutMs: config.emailSmtpProbeTimeoutMs,
-      heloName: os.hostname(),
-      sender: config.emailSmtpProbeSender,
-    })
-    : undefined;
-  const mailLookup = mxLookup && catchAll ? withCatchAllCheck(mxLookup, catchAll) : mxLookup;
+  const { verify: verifyEmail, mailHosts } = configuredEmailVerifier(config, mailResolver);
   const enrich = createSiteEnricher({
     client,
     reader,
     contactPages: config.contactPagesPerSite,
     pagesPerSite: config.pagesPerSite,
-    mailCheck: mxLookup && deliverableBy(catchAll ? startingCatchAllCheck(mxLookup, catchAll) : mxLookup),
+    mailCheck: mailHosts && deliverableBy(mailHosts),
   });
   // A restarted replica takes back its dead process's jobs at once (the kit's replicaName).
   const replica = ctx.replica;
   const owner = `${replica}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const worker = new JobWorker(ctx.db, { owner, replica }, config.jobs, (lease) => new SearchRun(lease, {
-    db: ctx.db, placesSearch, enrich, mailLookup, jobs: config.jobs, emptySiteCacheHours: config.emptySiteCacheHours, log: ctx.log,
+    db: ctx.db, placesSearch, enrich, verifyEmail, jobs: config.jobs, emptySiteCacheHours: config.emptySiteCacheHours, log: ctx.log,
   }).run(), ctx.log);
   const stopReporting = reportAtScrape({ db: ctx.db, quota, log: ctx.log });
 

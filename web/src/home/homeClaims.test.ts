@@ -3,7 +3,7 @@ import type { PublicLeadStats } from '@leadforge/contracts';
 import { emailCheckClaim, speedClaim } from './homeClaims';
 
 const measured = (over: Partial<PublicLeadStats> = {}): PublicLeadStats => ({
-  period_days: 30, searches_completed: 12, leads_delivered: 240, median_seconds_to_results: 41, emails_checked: 180, emails_valid_percent: 71.1,
+  period_days: 30, searches_completed: 12, leads_delivered: 240, median_seconds_to_results: 41, emails_checked: 180, emails_deliverable_percent: 71.1,
   generated_at: '2026-12-02T05:00:00.000Z', ...over,
 });
 
@@ -27,12 +27,12 @@ describe('the home page claims', () => {
     }
   });
 
-  it('gives the share of checked emails judged valid, or no figure when none was checked', () => {
-    expect(emailCheckClaim(measured())).toMatchObject({ value: '71.1%', label: 'of checked emails judged valid (last 30 days)' });
-    expect(emailCheckClaim(measured()).sentence).toContain('71.1% of 180 checked emails valid');
+  it('gives the share of checked emails judged deliverable, or no figure when none was checked', () => {
+    expect(emailCheckClaim(measured())).toMatchObject({ value: '71.1%', label: 'of checked emails judged deliverable (last 30 days)' });
+    expect(emailCheckClaim(measured()).sentence).toContain('71.1% of 180 checked emails deliverable');
     // Every verdict "unknown" (the check off or unanswered): no accuracy figure at all.
-    const unmeasured = emailCheckClaim(measured({ emails_checked: 0, emails_valid_percent: null }));
-    expect(unmeasured).toMatchObject({ value: 'Verdict', label: 'on every email: valid, risky, invalid or unknown' });
+    const unmeasured = emailCheckClaim(measured({ emails_checked: 0, emails_deliverable_percent: null }));
+    expect(unmeasured).toMatchObject({ value: 'Verdict', label: 'on every email: deliverable, undeliverable, accept all or unknown' });
     expect(JSON.stringify(unmeasured)).not.toMatch(/\d+%/);
     expect(emailCheckClaim(undefined)).toEqual(unmeasured);
   });

@@ -46,18 +46,18 @@ export function speedClaim(stats: PublicLeadStats | undefined): Claim {
 
 /** What the mail check said of delivered emails, or only that every email carries its verdict. */
 export function emailCheckClaim(stats: PublicLeadStats | undefined): Claim {
-  if (!stats || stats.emails_valid_percent === null || !stats.emails_checked) {
+  if (!stats || stats.emails_deliverable_percent === null || !stats.emails_checked) {
     return {
       value: 'Verdict',
-      label: 'on every email: valid, risky, invalid or unknown',
-      sentence: 'Each email carries the verdict of a mail check (valid, risky, invalid or unknown, when the check could not tell), and you can filter by it.',
+      label: 'on every email: deliverable, undeliverable, accept all or unknown',
+      sentence: 'Each email carries the verdict of a mail check (deliverable, undeliverable, accept all, or unknown when the check could not tell) and its type (role, personal, free mail, disposable), and you can filter by it.',
     };
   }
   const checked = stats.emails_checked.toLocaleString('en-US');
   return {
-    value: `${stats.emails_valid_percent}%`,
-    label: `of checked emails judged valid (last ${stats.period_days} days)`,
-    sentence: `Over the last ${stats.period_days} days the mail check judged ${stats.emails_valid_percent}% of ${checked} checked emails valid; each email carries its verdict, and you can filter by it.`,
+    value: `${stats.emails_deliverable_percent}%`,
+    label: `of checked emails judged deliverable (last ${stats.period_days} days)`,
+    sentence: `Over the last ${stats.period_days} days the mail check judged ${stats.emails_deliverable_percent}% of ${checked} checked emails deliverable; each email carries its verdict, and you can filter by it.`,
   };
 }
 

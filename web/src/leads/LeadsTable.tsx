@@ -1,5 +1,5 @@
 import { memo, useId, useMemo, useState } from 'react';
-import { EMAIL_STATUSES, matchesFilter, REMOVED_AT_OWNERS_REQUEST, verdictWord, type EmailStatus, type Lead, type LeadFilter, type LeadSearchSummary, type RemovedField } from '@leadforge/contracts';
+import { EMAIL_DELIVERABILITIES, matchesFilter, REMOVED_AT_OWNERS_REQUEST, verdictWord, type EmailDeliverability, type Lead, type LeadFilter, type LeadSearchSummary, type RemovedField } from '@leadforge/contracts';
 import { emailBadge, phoneBadge, provenanceText, type Badge } from './contactVerdicts';
 import { ExportMenu } from './ExportMenu';
 import { httpUrl, mailtoHref, telHref } from './safeLinks';
@@ -119,7 +119,7 @@ export function LeadsTable({ leads, emptyText, search, filter, onFilterChange, o
   }), []);
   if (!leads.length) return <p className="leads-empty muted">{emptyText}</p>;
 
-  const judged = leads.some((lead) => lead.email_status);
+  const judged = leads.some((lead) => lead.email_deliverability);
   const filtered = rows.length !== leads.length;
   const allShownSelected = rows.length > 0 && rows.every(({ number }) => selected.has(number));
   const selectShown = (on: boolean) => setSelected((current) => {
@@ -150,9 +150,9 @@ export function LeadsTable({ leads, emptyText, search, filter, onFilterChange, o
         {judged && (
           <div className="field leads-filter-verdict">
             <label htmlFor={ids.verdict}>Email verdict</label>
-            <select id={ids.verdict} value={filter.emailStatus} onChange={(event) => change('emailStatus', event.target.value as EmailStatus | '')} data-testid="email-verdict-filter">
+            <select id={ids.verdict} value={filter.emailDeliverability} onChange={(event) => change('emailDeliverability', event.target.value as EmailDeliverability | '')} data-testid="email-verdict-filter">
               <option value="">Any</option>
-              {EMAIL_STATUSES.map((status) => <option key={status} value={status}>{verdictWord(status)}</option>)}
+              {EMAIL_DELIVERABILITIES.map((word) => <option key={word} value={word}>{verdictWord(word)}</option>)}
             </select>
           </div>
         )}

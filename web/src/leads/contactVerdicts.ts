@@ -1,10 +1,14 @@
 import { verdictWord, type Lead } from '@leadforge/contracts';
 
-const EMAIL_STATUS_HINTS: Record<string, string> = {
-  valid: 'The domain takes mail and the address is not disposable',
-  risky: 'Reaches a shared mailbox (info@, office@…) or a free-mail provider',
-  invalid: 'The domain takes no mail, or the address is disposable',
-  unknown: 'The mail check was not run or did not answer',
+const DELIVERABILITY_HINTS: Record<string, string> = {
+  deliverable: 'Its mail server accepted this address (and refused a made-up one)',
+  undeliverable: 'Malformed, the domain takes no mail, or its mail server refused this mailbox',
+  accept_all: 'Its mail server accepts any address at the domain, so this one is unconfirmed',
+  unknown: 'The mail check was off or got no answer (a slow or greylisting server, port 25 blocked)',
+};
+
+const TYPE_WORDS: Record<string, string> = {
+  role: 'role address (info@, office@…)', personal: 'personal address', free_mail: 'free-mail address', disposable: 'disposable address',
 };
 
 export interface Badge {
@@ -14,12 +18,14 @@ export interface Badge {
 }
 
 export function emailBadge(lead: Lead): Badge | undefined {
-  const status = lead.email_status;
-  if (!lead.email || !status) return undefined;
-  const tone = status === 'valid' ? 'good' : status === 'risky' ? 'warn' : status === 'invalid' ? 'bad' : 'neutral';
-  const role = lead.email_type === 'role' ? ' · role address' : '';
+  const deliverability = lead.email_deliverability;
+  if (!lead.email || !deliverability) return undefined;
+  const tone = deliverability === 'deliverable' ? 'good' : deliverability === 'accept_all' ? 'warn' : deliverability === 'undeliverable' ? 'bad' : 'neutral';
+  const type = lead.email_type ? ` · ${TYPE_WORDS[lead.email_type] ?? lead.email_type}` : '';
+  const evidence = [lead.email_mx_host && `mail host ${lead.email_mx_host}`, lead.email_smtp_code && `reply ${lead.email_smtp_code}`].filter(Boolean).join(', ');
+  const checked = lead.email_checked_at ? `, checked ${new Date(lead.email_checked_at).toLocaleString()}` : '';
   // The exports' word (contracts' vocabulary), so the table and the files say the same.
-  return { label: verdictWord(status), tone, hint: `${EMAIL_STATUS_HINTS[status] ?? ''}${role}` };
+  return { label: verdictWord(deliverability), tone, hint: `${DELIVERABILITY_HINTS[deliverability] ?? ''}${type}${evidence ? ` (${evidence})` : ''}${checked}` };
 }
 
 export function phoneBadge(lead: Lead): Badge | undefined {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EMAIL_STATUSES, LEAD_VERDICT_COLUMNS, Lead, LeadSearchId, LeadSearchSummary, LeadStats, type EmailStatus, type LeadsExportFormat } from './leads.ts';
+import { EMAIL_DELIVERABILITIES, LEAD_VERDICT_COLUMNS, Lead, LeadSearchId, LeadSearchSummary, LeadStats, type EmailDeliverability, type LeadsExportFormat } from './leads.ts';
 import { declareRoutes } from '../routeDeclaration.ts';
 
 /** GET /api/lead-searches/:id/export.json — the search with its stats, then every lead in delivery order. */
@@ -9,15 +9,15 @@ export const LeadsJsonExport = Type.Object({
 });
 export type LeadsJsonExport = Static<typeof LeadsJsonExport>;
 
-/** What the results table shows: words to find, contact routes a lead must have, an email verdict. */
+/** What the results table shows: words to find, contact routes a lead must have, an email deliverability. */
 export interface LeadFilter {
   text: string;
   hasEmail: boolean;
   hasPhone: boolean;
-  emailStatus: EmailStatus | '';
+  emailDeliverability: EmailDeliverability | '';
 }
 
-export const NO_FILTER: LeadFilter = { text: '', hasEmail: false, hasPhone: false, emailStatus: '' };
+export const NO_FILTER: LeadFilter = { text: '', hasEmail: false, hasPhone: false, emailDeliverability: '' };
 
 const searchable = (lead: Lead): string =>
   [lead.name, lead.company, lead.email, lead.phone, lead.phone_display, lead.website, lead.city, lead.address].filter(Boolean).join(' ').toLowerCase();
@@ -29,19 +29,19 @@ const searchable = (lead: Lead): string =>
 export function matchesFilter(lead: Lead, filter: LeadFilter): boolean {
   if (filter.hasEmail && !lead.email) return false;
   if (filter.hasPhone && !lead.phone) return false;
-  if (filter.emailStatus && lead.email_status !== filter.emailStatus) return false;
+  if (filter.emailDeliverability && lead.email_deliverability !== filter.emailDeliverability) return false;
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return true;
   const text = searchable(lead);
   return words.every((word) => text.includes(word));
 }
 
-const EMAIL_STATUS_RULE = `email_status must be one of ${EMAIL_STATUSES.join(', ')}`;
+const DELIVERABILITY_RULE = `email_deliverability must be one of ${EMAIL_DELIVERABILITIES.join(', ')}`;
 
 /**
  * Which leads an export holds. `leads=1,4,7` numbers them in delivery order (the order of a search's
  * `leads`, from 1), for exporting the rows a user selected; `q`, `has_email`, `has_phone` and
- * `email_status` are the results table's filter (matchesFilter). Without any, every lead of the search.
+ * `email_deliverability` are the results table's filter (matchesFilter). Without any, every lead of the search.
  */
 export const LeadsExportQuery = Type.Object({
   leads: Type.Optional(Type.String({
@@ -52,9 +52,9 @@ export const LeadsExportQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200, errorMessage: 'q must be at most 200 characters' })),
   has_email: Type.Optional(Type.Boolean({ errorMessage: 'has_email must be true or false' })),
   has_phone: Type.Optional(Type.Boolean({ errorMessage: 'has_phone must be true or false' })),
-  email_status: Type.Optional(Type.Union([
-    Type.Literal('valid', { errorMessage: EMAIL_STATUS_RULE }), Type.Literal('risky', { errorMessage: EMAIL_STATUS_RULE }),
-    Type.Literal('invalid', { errorMessage: EMAIL_STATUS_RULE }), Type.Literal('unknown', { errorMessage: EMAIL_STATUS_RULE }),
+  email_deliverability: Type.Optional(Type.Union([
+    Type.Literal('deliverable', { errorMessage: DELIVERABILITY_RULE }), Type.Literal('undeliverable', { errorMessage: DELIVERABILITY_RULE }),
+    Type.Literal('accept_all', { errorMessage: DELIVERABILITY_RULE }), Type.Literal('unknown', { errorMessage: DELIVERABILITY_RULE }),
   ])),
 }, { additionalProperties: false });
 export type LeadsExportQuery = Static<typeof LeadsExportQuery>;
@@ -65,8 +65,8 @@ export const exportedLeadNumbers = (leads: string | undefined): number[] | undef
 
 /** The filter an export's query asks for; undefined when it asks for none (every lead passes). */
 export function exportFilter(query: LeadsExportQuery): LeadFilter | undefined {
-  const filter: LeadFilter = { text: query.q?.trim() ?? '', hasEmail: query.has_email ?? false, hasPhone: query.has_phone ?? false, emailStatus: query.email_status ?? '' };
-  return filter.text || filter.hasEmail || filter.hasPhone || filter.emailStatus ? filter : undefined;
+  const filter: LeadFilter = { text: query.q?.trim() ?? '', hasEmail: query.has_email ?? false, hasPhone: query.has_phone ?? false, emailDeliverability: query.email_deliverability ?? '' };
+  return filter.text || filter.hasEmail || filter.hasPhone || filter.emailDeliverability ? filter : undefined;
 }
 
 /** The export query of the table's filter and selection (only what is set), as the SPA sends it. */
@@ -76,7 +76,7 @@ export function exportQueryOf(filter: LeadFilter, selected?: readonly number[]):
     ...(filter.text.trim() ? { q: filter.text.trim() } : {}),
     ...(filter.hasEmail ? { has_email: true } : {}),
     ...(filter.hasPhone ? { has_phone: true } : {}),
-    ...(filter.emailStatus ? { email_status: filter.emailStatus } : {}),
+    ...(filter.emailDeliverability ? { email_deliverability: filter.emailDeliverability } : {}),
   };
 }
 

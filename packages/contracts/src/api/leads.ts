@@ -9,9 +9,14 @@ export const MAX_LEADS_PER_REQUEST = 200;
  * The verdict vocabulary: every export carries these words and the results table shows the same
  * ones (capitalised, `verdictWord`), so a user reads "unknown" in the table, the CSV, Excel and JSON alike.
  */
-export const EmailStatus = Type.Union([Type.Literal('valid'), Type.Literal('risky'), Type.Literal('invalid'), Type.Literal('unknown')]);
-export type EmailStatus = Static<typeof EmailStatus>;
-export const EMAIL_STATUSES: readonly EmailStatus[] = EmailStatus.anyOf.map((literal) => literal.const);
+export const EmailDeliverability = Type.Union([
+  Type.Literal('deliverable'), Type.Literal('undeliverable'), Type.Literal('accept_all'), Type.Literal('unknown'),
+]);
+export type EmailDeliverability = Static<typeof EmailDeliverability>;
+export const EMAIL_DELIVERABILITIES: readonly EmailDeliverability[] = EmailDeliverability.anyOf.map((literal) => literal.const);
+/** What kind of address an email is, apart from whether it works (a business's info@ is `role`, and may well be deliverable). */
+export const EmailType = Type.Union([Type.Literal('role'), Type.Literal('personal'), Type.Literal('free_mail'), Type.Literal('disposable')]);
+export type EmailType = Static<typeof EmailType>;
 
 /** A verdict as people read it: the exported word, capitalised, underscores as spaces ("fixed_line" -> "Fixed line"). */
 export const verdictWord = (code: string): string => {
@@ -59,9 +64,18 @@ export const Lead = Type.Object({
   people: Type.Optional(Type.Array(LeadPerson, { maxItems: 20 })),
   source: Type.Optional(Type.String()),
   place_id: Type.Optional(Type.String()),
-  /** The email's verdict: valid, risky (role or free-mail), invalid (no MX, disposable), unknown (MX check off). */
-  email_status: Type.Optional(EmailStatus),
-  email_type: Type.Optional(Type.Union([Type.Literal('personal'), Type.Literal('role')])),
+  /**
+   * The email's verdict, two labels apart: whether mail arrives (deliverable: its mail server took the
+   * address; undeliverable: malformed, no mail host, or the mailbox refused; accept_all: the server takes
+   * any address, so this one is unconfirmed; unknown: a check was off or got no answer), and what kind of
+   * address it is (role, personal, free_mail, disposable).
+   */
+  email_deliverability: Type.Optional(EmailDeliverability),
+  email_type: Type.Optional(EmailType),
+  /** When the verdict was reached (ISO 8601), and its evidence: the mail host asked and the SMTP reply code that decided. */
+  email_checked_at: Type.Optional(Type.String()),
+  email_mx_host: Type.Optional(Type.String()),
+  email_smtp_code: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
   /** The page the email was found on (provenance) and when it was fetched (ISO 8601). */
   email_source: Type.Optional(Type.String()),
   email_fetched_at: Type.Optional(Type.String()),
@@ -291,8 +305,11 @@ export const tooManyRunningSearchesDetail = (limit: number) =>
  * Excel. `Phone` stays E.164 in exports; `phone_display` is for people and is not exported.
  */
 export const LEAD_VERDICT_COLUMNS = [
-  { header: 'Email status', key: 'email_status' },
+  { header: 'Email deliverability', key: 'email_deliverability' },
   { header: 'Email type', key: 'email_type' },
+  { header: 'Email checked at', key: 'email_checked_at' },
+  { header: 'Email MX host', key: 'email_mx_host' },
+  { header: 'Email SMTP code', key: 'email_smtp_code' },
   { header: 'Email source', key: 'email_source' },
   { header: 'Email fetched at', key: 'email_fetched_at' },
   { header: 'Phone type', key: 'phone_type' },
@@ -336,10 +353,10 @@ export const PublicLeadStats = Type.Object({
   leads_delivered: Type.Integer(),
   /** The median time from starting such a search to its results, in whole seconds. */
   median_seconds_to_results: Type.Union([Type.Integer(), Type.Null()]),
-  /** Delivered emails the mail check gave a verdict on (valid, risky or invalid; not unknown). */
+  /** Delivered emails the mail check gave a verdict on (deliverable, undeliverable or accept_all; not unknown). */
   emails_checked: Type.Integer(),
-  /** Of those, the percent judged valid, one decimal. */
-  emails_valid_percent: Type.Union([Type.Number(), Type.Null()]),
+  /** Of those, the percent judged deliverable, one decimal. */
+  emails_deliverable_percent: Type.Union([Type.Number(), Type.Null()]),
   generated_at: Type.String(),
 });
 export type PublicLeadStats = Static<typeof PublicLeadStats>;

@@ -14,9 +14,9 @@ export function neutraliseCell(value: string): string {
 }
 
 /** An export cell's text: times as ISO 8601 whichever way the driver read them, unset as empty. */
-export function verdictCell(value: string | Date | null | undefined, key: string): string {
+export function verdictCell(value: string | number | Date | null | undefined, key: string): string {
   if (value === null || value === undefined || value === '') return '';
-  return key.endsWith('_fetched_at') ? new Date(value).toISOString() : String(value);
+  return key.endsWith('_fetched_at') || key.endsWith('_checked_at') ? new Date(value).toISOString() : String(value);
 }
 
 type ExportKey = (typeof LEADS_EXPORT_COLUMNS)[number]['key'];
@@ -31,7 +31,7 @@ export type ExportableLead = Pick<Lead, 'name' | 'company' | 'email' | 'phone' |
   /** As the driver reads the jsonb column, like socials. */
   people?: Lead['people'] | string | null;
   removed?: Lead['removed'] | null;
-} & { [K in VerdictKey]?: string | Date | null };
+} & { [K in VerdictKey]?: string | number | Date | null };
 
 const socialsCell = (socials: ExportableLead['socials']): string => {
   const list: NonNullable<Lead['socials']> = typeof socials === 'string' ? JSON.parse(socials) : socials ?? [];

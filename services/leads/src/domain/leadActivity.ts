@@ -22,7 +22,7 @@ export async function leadActivity(db: Db, userId: string, dayCount: number, now
       db.raw('coalesce(sum(with_phone), 0) AS with_phone'),
     ).groupBy('day'),
     db('leads as l').join(mine().select('id', db.raw(`${UTC_DAY} AS day`)).as('s'), 's.id', 'l.search_id')
-      .where('l.email_status', 'valid').andWhereNot('l.email', '')
+      .where('l.email_deliverability', 'deliverable').andWhereNot('l.email', '')
       .select('s.day', db.raw('count(*) AS verified')).groupBy('s.day'),
   ]);
   const searchesByDay = new Map(searches.map((r) => [String(r.day), r]));

@@ -82,19 +82,20 @@ export function toStoredLead(lead: IncomingLead): Lead {
 }
 
 /** The lead's verdict and provenance as leads-table columns (null where unset). */
-export function verdictColumns(lead: Lead): Record<string, string | null> {
-  return Object.fromEntries([...VERDICT_TEXT_FIELDS, ...PROVENANCE_FIELDS, ...FETCH_TIME_FIELDS].map((key) => [key, lead[key] ?? null]));
+export function verdictColumns(lead: Lead): Record<string, string | number | null> {
+  return Object.fromEntries([...VERDICT_TEXT_FIELDS, ...PROVENANCE_FIELDS, ...FETCH_TIME_FIELDS, 'email_smtp_code' as const].map((key) => [key, lead[key] ?? null]));
 }
 
-const VERDICT_TEXT_FIELDS = ['email_status', 'email_type', 'phone_type', 'phone_display'] as const;
-const PROVENANCE_FIELDS = ['email_source', 'phone_source'] as const;
-const FETCH_TIME_FIELDS = ['email_fetched_at', 'phone_fetched_at'] as const;
+const VERDICT_TEXT_FIELDS = ['email_deliverability', 'email_type', 'phone_type', 'phone_display'] as const;
+const PROVENANCE_FIELDS = ['email_source', 'email_mx_host', 'phone_source'] as const;
+const FETCH_TIME_FIELDS = ['email_fetched_at', 'email_checked_at', 'phone_fetched_at'] as const;
 
-/** A lead's verdict and provenance fields, cleaned; a fetch time that is no date is dropped. */
+/** A lead's verdict and provenance fields, cleaned; a time that is no date is dropped. */
 function verdictFields(lead: IncomingLead): Partial<Lead> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string | number> = {};
   for (const key of VERDICT_TEXT_FIELDS) if (lead[key]) fields[key] = cleanText(lead[key], 40);
   for (const key of PROVENANCE_FIELDS) if (lead[key]) fields[key] = cleanText(lead[key], 2048);
+  if (lead.email_smtp_code !== undefined) fields.email_smtp_code = lead.email_smtp_code;
   for (const key of FETCH_TIME_FIELDS) {
     const time = lead[key] ? new Date(lead[key]) : undefined;
     if (time && !Number.isNaN(time.getTime())) fields[key] = time.toISOString();

@@ -17,8 +17,11 @@ export interface LeadRow {
   people?: Lead['people'] | string | null;
   source: string | null;
   place_id: string | null;
-  email_status: string | null;
+  email_deliverability: string | null;
   email_type: string | null;
+  email_checked_at: Date | string | null;
+  email_mx_host: string | null;
+  email_smtp_code: number | null;
   email_source: string | null;
   email_fetched_at: Date | string | null;
   phone_type: string | null;
@@ -63,8 +66,11 @@ export function peopleOf(row: Pick<LeadRow, 'people'>): NonNullable<Lead['people
 /** The row's verdict and provenance columns, those that are set. */
 function verdictsOf(row: LeadRow): Partial<Lead> {
   return {
-    ...(row.email_status ? { email_status: row.email_status as Lead['email_status'] } : {}),
+    ...(row.email_deliverability ? { email_deliverability: row.email_deliverability as Lead['email_deliverability'] } : {}),
     ...(row.email_type ? { email_type: row.email_type as Lead['email_type'] } : {}),
+    ...(row.email_checked_at ? { email_checked_at: isoTime(row.email_checked_at) } : {}),
+    ...(row.email_mx_host ? { email_mx_host: row.email_mx_host } : {}),
+    ...(row.email_smtp_code !== null && row.email_smtp_code !== undefined ? { email_smtp_code: Number(row.email_smtp_code) } : {}),
     ...(row.email_source ? { email_source: row.email_source } : {}),
     ...(row.email_fetched_at ? { email_fetched_at: isoTime(row.email_fetched_at) } : {}),
     ...(row.phone_type ? { phone_type: row.phone_type } : {}),
@@ -76,7 +82,7 @@ function verdictsOf(row: LeadRow): Partial<Lead> {
 
 /** The verdict and provenance columns of the leads table. */
 export const VERDICT_COLUMNS = [
-  'email_status', 'email_type', 'email_source', 'email_fetched_at', 'phone_type', 'phone_display', 'phone_source', 'phone_fetched_at',
+  'email_deliverability', 'email_type', 'email_checked_at', 'email_mx_host', 'email_smtp_code', 'email_source', 'email_fetched_at', 'phone_type', 'phone_display', 'phone_source', 'phone_fetched_at',
 ] as const;
 
 /**

@@ -22,8 +22,8 @@ export async function measurePublicStats(db: Db, now: Date): Promise<PublicLeadS
     db('leads as l').join('lead_searches as s', 's.id', 'l.search_id')
       .where('s.created_at', '>=', since).andWhereNot('l.email', '')
       .first(
-        db.raw("count(*) FILTER (WHERE l.email_status IN ('valid', 'risky', 'invalid')) AS checked"),
-        db.raw("count(*) FILTER (WHERE l.email_status = 'valid') AS valid"),
+        db.raw("count(*) FILTER (WHERE l.email_deliverability IN ('deliverable', 'undeliverable', 'accept_all')) AS checked"),
+        db.raw("count(*) FILTER (WHERE l.email_deliverability = 'deliverable') AS deliverable"),
       ),
   ]);
   const checked = num(emails?.checked);
@@ -34,7 +34,7 @@ export async function measurePublicStats(db: Db, now: Date): Promise<PublicLeadS
     leads_delivered: num(searches?.leads),
     median_seconds_to_results: median === null || median === undefined ? null : Math.round(num(median)),
     emails_checked: checked,
-    emails_valid_percent: checked ? Math.round((num(emails?.valid) / checked) * 1000) / 10 : null,
+    emails_deliverable_percent: checked ? Math.round((num(emails?.deliverable) / checked) * 1000) / 10 : null,
     generated_at: now.toISOString(),
   };
 }

@@ -10,7 +10,7 @@ import type { PlacesSearch } from '../places/placesSearchFor.ts';
 import { contactKeyOf, countryCodeOf, leadOfPlace, placeKeyOf, type Lead } from './leadOfPlace.ts';
 import type { SiteEnricher } from '../crawl/siteEnrichment.ts';
 import { withEmailVerdict } from './emailVerdictOfLead.ts';
-import type { MailDomainLookup } from '../verdicts/emailVerdict.ts';
+import type { EmailVerifier } from '../verdicts/emailVerdict.ts';
 import { isOutboundError } from '@leadforge/kit/outbound';
 import { KnownBusinesses } from '@leadforge/contracts/businessKeys.ts';
 import { leadsDelivered, placesEnriched, searchesFinished } from '../metrics.ts';
@@ -29,8 +29,8 @@ export interface SearchRunDeps {
   db: Db;
   placesSearch: PlacesSearch;
   enrich: SiteEnricher;
-  /** Whether email domains take mail, for the verdicts; absent when EMAIL_MX_CHECK=false (verdict `unknown`). */
-  mailLookup?: MailDomainLookup;
+  /** The verdict on each lead's email; absent: no check is made (only a malformed address is judged). */
+  verifyEmail?: EmailVerifier;
   jobs: ScraperConfig['jobs'];
   /** SCRAPER_EMPTY_SITE_CACHE_HOURS: a monitor's run skips a site found empty this recently (0 or absent: never). */
   emptySiteCacheHours?: number;
@@ -247,7 +247,7 @@ export class SearchRun {
       const website = place.website && !(await this.knownEmpty(siteKey)) ? place.website : undefined;
       const site = website ? await this.deps.enrich(website, countryCodeOf(place), signal) : undefined;
       if (this.stopReason) return;
-      const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.mailLookup);
+      const lead = await withEmailVerdict(leadOfPlace(place, site), this.deps.verifyEmail);
       const finding = site?.foundNothing ? 'empty' : site?.emails.length || site?.phones.length ? 'contacts' : undefined;
       this.results.settle(order, {
         placeKey, lead, outcome: lead ? 'lead' : site && !site.reached ? 'failed' : 'no_contact', checkedWebsite: Boolean(website),

@@ -1,5 +1,4 @@
 import { promises as dns } from 'node:dns';
-import type { MailDomainLookup, MailDomainStatus } from './emailVerdict.ts';
 import type { MailDomainCheck } from './mailDomainCheck.ts';
 
 /** The two look-ups the check needs; node:dns/promises by default. */
@@ -36,34 +35,43 @@ export interface MailDomainLookupOptions {
   timeoutMs?: number;
 }
 
+/** Where a domain's mail goes: its mail hosts, best (lowest preference) first. */
+export type MailHosts = { status: 'accepts'; hosts: string[] } | { status: 'refuses' } | { status: 'unknown' };
+export type MailHostsLookup = (domain: string) => Promise<MailHosts>;
+
 /**
- * Whether a domain takes mail: an MX record, or (RFC 5321) an address record when it has none; a
- * "null MX" (RFC 7505) refuses mail. Each domain's answer is remembered for `ttlMs`; time-outs and
- * server failures are `unknown`, never a refusal.
+ * Whether a domain takes mail, and where: its MX hosts by preference, or (RFC 5321) the domain
+ * itself when it has no MX but an address record; a "null MX" (RFC 7505) refuses mail. Each domain's
+ * answer is remembered for `ttlMs`; time-outs and server failures are `unknown`, never a refusal.
  */
-export function createMailDomainLookup(resolver: MailResolver = dns, options: MailDomainLookupOptions = {}): MailDomainLookup {
+export function createMailDomainLookup(resolver: MailResolver = dns, options: MailDomainLookupOptions = {}): MailHostsLookup {
   const ttlMs = options.ttlMs ?? 6 * 60 * 60 * 1000;
   const timeoutMs = options.timeoutMs ?? 5000;
-  const cache = new Map<string, { status: Promise<MailDomainStatus>; expires: number }>();
+  const cache = new Map<string, { hosts: Promise<MailHosts>; expires: number }>();
   return (domain) => {
     const key = domain.toLowerCase();
     const cached = cache.get(key);
-    if (cached && cached.expires > Date.now()) return cached.status;
-    const status = (async (): Promise<MailDomainStatus> => {
+    if (cached && cached.expires > Date.now()) return cached.hosts;
+    const hosts = (async (): Promise<MailHosts> => {
       const mx = await records(() => resolver.resolveMx(key), timeoutMs);
-      if (mx === undefined) return 'unknown';
-      if (mx.length > 0) return mx.some((record) => record.exchange !== '' && record.exchange !== '.') ? 'accepts' : 'refuses';
+      if (mx === undefined) return { status: 'unknown' };
+      const exchanges = mx.filter((record) => record.exchange !== '' && record.exchange !== '.');
+      if (mx.length > 0) {
+        return exchanges.length
+          ? { status: 'accepts', hosts: exchanges.sort((a, b) => a.priority - b.priority).map((record) => record.exchange.toLowerCase()) }
+          : { status: 'refuses' };
+      }
       const addresses = await records(() => resolver.resolve4(key), timeoutMs);
-      if (addresses === undefined) return 'unknown';
-      return addresses.length > 0 ? 'accepts' : 'refuses';
+      if (addresses === undefined) return { status: 'unknown' };
+      return addresses.length > 0 ? { status: 'accepts', hosts: [key] } : { status: 'refuses' };
     })();
-    cache.set(key, { status, expires: Date.now() + ttlMs });
-    return status;
+    cache.set(key, { hosts, expires: Date.now() + ttlMs });
+    return hosts;
   };
 }
 
 /** The lookup as a keep-or-drop check: only a definite refusal drops an address, so a flaky resolver costs no email. */
-export const deliverableBy = (lookup: MailDomainLookup): MailDomainCheck => async (domain) => (await lookup(domain)) !== 'refuses';
+export const deliverableBy = (lookup: MailHostsLookup): MailDomainCheck => async (domain) => (await lookup(domain)).status !== 'refuses';
 
 /** An MX check keeping addresses unless their domain definitely refuses mail. */
 export function createDnsMailDomainCheck(resolver: MailResolver = dns, ttlMs = 6 * 60 * 60 * 1000): MailDomainCheck {

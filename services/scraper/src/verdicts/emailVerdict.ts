@@ -1,34 +1,90 @@
 import { emailDomain, normaliseEmail } from '../extract/emailAddress.ts';
+import type { MailHostsLookup } from './dnsMailDomainCheck.ts';
+import type { MailboxProbe } from './mailboxProbe.ts';
 import { isDisposableDomain, isFreeMailDomain, isRoleMailbox } from './mailDomainLists.ts';
 
 /**
- * `valid`: well-formed, the domain takes mail (MX, or an address record), not disposable.
- * `risky`: takes mail but is a role mailbox (info@, office@), a free-mail provider's, or its domain
- *   accepts every recipient (a catch-all, so the mailbox itself is unconfirmed).
- * `invalid`: malformed, disposable, or the domain takes no mail.
- * `unknown`: the MX check is off or the resolver could not tell.
+ * Whether mail to the address arrives, as far as the product can know without sending any:
+ * `deliverable`: the domain's mail server accepted the address (and refused a random one).
+ * `undeliverable`: malformed, the domain takes no mail, or its server refused the mailbox (550 5.1.1).
+ * `accept_all`: the server accepts any address at the domain, so this one is unconfirmed.
+ * `unknown`: a check is off, or did not get an answer (timeouts, greylisting twice, 4xx, port 25 blocked).
  */
-export type EmailStatus = 'valid' | 'risky' | 'invalid' | 'unknown';
-export type EmailType = 'personal' | 'role';
-/** `accepts_all`: takes mail, and its mail server accepted a recipient that cannot exist (catch-all). */
-export type MailDomainStatus = 'accepts' | 'accepts_all' | 'refuses' | 'unknown';
-/** Whether a domain takes mail, from its DNS records. */
-export type MailDomainLookup = (domain: string) => Promise<MailDomainStatus>;
+export type EmailDeliverability = 'deliverable' | 'undeliverable' | 'accept_all' | 'unknown';
+/** What kind of address it is, apart from whether it works: the strongest of disposable, free_mail, role, personal. */
+export type EmailType = 'role' | 'personal' | 'free_mail' | 'disposable';
 
 export interface EmailVerdict {
-  status: EmailStatus;
+  deliverability: EmailDeliverability;
   type: EmailType;
+  /** When the verdict was reached (ISO 8601); a cached verdict keeps its time. */
+  checked_at: string;
+  /** The evidence: the mail host asked (or the best one, when none was asked) and the reply code that decided. */
+  mx_host?: string;
+  smtp_code?: number;
 }
 
-/** The verdict on one address; without a lookup (EMAIL_MX_CHECK=false) a well-formed one stays `unknown`. */
-export async function judgeEmail(email: string, lookup: MailDomainLookup | undefined): Promise<EmailVerdict> {
-  const address = normaliseEmail(email);
-  const type = isRoleMailbox(email.slice(0, Math.max(0, email.lastIndexOf('@')))) ? 'role' : 'personal';
-  if (!address) return { status: 'invalid', type };
-  const domain = emailDomain(address);
-  if (isDisposableDomain(domain)) return { status: 'invalid', type };
-  const mail = lookup ? await lookup(domain) : 'unknown';
-  if (mail === 'refuses') return { status: 'invalid', type };
-  if (mail === 'unknown') return { status: 'unknown', type };
-  return { status: type === 'role' || isFreeMailDomain(domain) || mail === 'accepts_all' ? 'risky' : 'valid', type };
+export type EmailVerifier = (email: string) => Promise<EmailVerdict>;
+
+/** The address's type from maintained lists: a throw-away service's, a free-mail provider's, a function's mailbox, or a person's. */
+export function emailTypeOf(email: string): EmailType {
+  const at = email.lastIndexOf('@');
+  const domain = email.slice(at + 1).toLowerCase();
+  if (isDisposableDomain(domain)) return 'disposable';
+  if (isFreeMailDomain(domain)) return 'free_mail';
+  return isRoleMailbox(email.slice(0, Math.max(0, at))) ? 'role' : 'personal';
+}
+
+export interface EmailVerifierOptions {
+  /** The domain's mail hosts; without it (EMAIL_MX_CHECK=false) a well-formed address is `unknown`. */
+  mailHosts?: MailHostsLookup;
+  /** The SMTP conversation with the best mail host; without it (EMAIL_SMTP_CHECK=false) `unknown`. */
+  mailbox?: MailboxProbe;
+  /** How long a verdict on an address is reused; `unknown` ones for `unknownTtlMs` only. */
+  ttlMs?: number;
+  unknownTtlMs?: number;
+  maxAddresses?: number;
+}
+
+/**
+ * The verdict on an address: syntax, then the domain's mail hosts (MX, the domain itself when it
+ * has only an address record), then an SMTP conversation with the best host. Each step that is off
+ * or gets no answer leaves `unknown`: the product never guesses. The type is judged apart, so a
+ * business's `info@` that its server accepts is `deliverable` of type `role`.
+ */
+export function createEmailVerifier(options: EmailVerifierOptions): EmailVerifier {
+  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const unknownTtlMs = options.unknownTtlMs ?? 10 * 60 * 1000;
+  const maxAddresses = options.maxAddresses ?? 50_000;
+  const cache = new Map<string, { verdict: Promise<EmailVerdict>; expires: number }>();
+
+  async function verify(email: string): Promise<EmailVerdict> {
+    const type = emailTypeOf(email);
+    const verdict = (deliverability: EmailDeliverability, evidence: { mx_host?: string; smtp_code?: number } = {}): EmailVerdict =>
+      ({ deliverability, type, checked_at: new Date().toISOString(), ...evidence });
+    const address = normaliseEmail(email);
+    if (!address) return verdict('undeliverable');
+    if (!options.mailHosts) return verdict('unknown');
+    const domain = emailDomain(address);
+    const hosts = await options.mailHosts(domain);
+    if (hosts.status === 'refuses') return verdict('undeliverable');
+    if (hosts.status === 'unknown') return verdict('unknown');
+    const host = hosts.hosts[0];
+    if (!options.mailbox) return verdict('unknown', { mx_host: host });
+    const answer = await options.mailbox(address, domain, host);
+    return verdict(answer.deliverability, { mx_host: host, ...(answer.code !== undefined ? { smtp_code: answer.code } : {}) });
+  }
+
+  return (email) => {
+    const key = email.trim().toLowerCase();
+    const cached = cache.get(key);
+    if (cached && cached.expires > Date.now()) return cached.verdict;
+    const verdict = verify(key).catch((): EmailVerdict => ({ deliverability: 'unknown', type: emailTypeOf(key), checked_at: new Date().toISOString() }));
+    const entry = { verdict, expires: Date.now() + ttlMs };
+    cache.delete(key);
+    cache.set(key, entry);
+    if (cache.size > maxAddresses) cache.delete(cache.keys().next().value!);
+    void verdict.then((answer) => { if (answer.deliverability === 'unknown' && cache.get(key) === entry) entry.expires = Date.now() + unknownTtlMs; });
+    return verdict;
+  };
 }

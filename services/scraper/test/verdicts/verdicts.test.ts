@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMailDomainLookup, type MailResolver } from '../../src/verdicts/dnsMailDomainCheck.ts';
-import { judgeEmail } from '../../src/verdicts/emailVerdict.ts';
+import { createEmailVerifier } from '../../src/verdicts/emailVerdict.ts';
 import { judgePhone } from '../../src/verdicts/phoneVerdict.ts';
 
 const noRecord = () => Object.assign(new Error('no record'), { code: 'ENOTFOUND' });
@@ -21,36 +21,41 @@ function zoneResolver(zone: Record<string, { mx?: string[]; a?: string[] }>): Ma
   };
 }
 
-describe('email verdicts', () => {
-  const lookup = createMailDomainLookup(zoneResolver({
-    'bakery.de': { mx: ['mx.bakery.de'] },
+describe('email verdicts without SMTP: syntax, type and the MX look-up', () => {
+  const mailHosts = createMailDomainLookup(zoneResolver({
+    'bakery.de': { mx: ['mx2.bakery.de', 'mx1.bakery.de'] },
     'gmail.com': { mx: ['gmail-smtp-in.l.google.com'] },
     'mailinator.com': { mx: ['mail.mailinator.com'] },
     'a-record-only.de': { a: ['192.0.2.1'] },
     'nullmx.de': { mx: ['.'] },
   }));
+  const verify = createEmailVerifier({ mailHosts });
 
   it.each([
-    ['anna.schmidt@bakery.de', 'valid', 'personal'],
-    ['info@bakery.de', 'risky', 'role'],
-    ['kontakt@bakery.de', 'risky', 'role'],
-    ['anna.schmidt@gmail.com', 'risky', 'personal'],
-    ['anna@a-record-only.de', 'valid', 'personal'],
-    ['anna@mailinator.com', 'invalid', 'personal'],
-    ['anna@no-such-domain.de', 'invalid', 'personal'],
-    ['anna@nullmx.de', 'invalid', 'personal'],
-    ['not an address', 'invalid', 'personal'],
-  ])('%s is %s (%s)', async (email, status, type) => {
-    expect(await judgeEmail(email, lookup)).toEqual({ status, type });
+    ['anna.schmidt@bakery.de', 'unknown', 'personal'],
+    ['info@bakery.de', 'unknown', 'role'],
+    ['kontakt@bakery.de', 'unknown', 'role'],
+    ['anna.schmidt@gmail.com', 'unknown', 'free_mail'],
+    ['anna@a-record-only.de', 'unknown', 'personal'],
+    ['anna@mailinator.com', 'unknown', 'disposable'],
+    ['anna@no-such-domain.de', 'undeliverable', 'personal'],
+    ['anna@nullmx.de', 'undeliverable', 'personal'],
+    ['not an address', 'undeliverable', 'personal'],
+  ])('%s is %s (%s): a mailbox is never guessed without asking its server', async (email, deliverability, type) => {
+    expect(await verify(email)).toMatchObject({ deliverability, type, checked_at: expect.any(String) });
+  });
+
+  it('names the best mail host as evidence, the domain itself for an address record only', async () => {
+    expect(await mailHosts('bakery.de')).toEqual({ status: 'accepts', hosts: ['mx2.bakery.de', 'mx1.bakery.de'] });
+    expect(await verify('anna@a-record-only.de')).toMatchObject({ mx_host: 'a-record-only.de' });
   });
 
   it('is unknown with the MX check off, and when the resolver cannot answer in time', async () => {
-    expect(await judgeEmail('anna.schmidt@bakery.de', undefined)).toEqual({ status: 'unknown', type: 'personal' });
-    expect(await judgeEmail('anna@mailinator.com', undefined)).toEqual({ status: 'invalid', type: 'personal' });
+    expect(await createEmailVerifier({})('anna.schmidt@bakery.de')).toMatchObject({ deliverability: 'unknown', type: 'personal' });
     const silent = createMailDomainLookup({ resolveMx: () => new Promise(() => undefined), resolve4: () => new Promise(() => undefined) }, { timeoutMs: 50 });
-    expect(await judgeEmail('anna.schmidt@bakery.de', silent)).toEqual({ status: 'unknown', type: 'personal' });
+    expect(await createEmailVerifier({ mailHosts: silent })('anna.schmidt@bakery.de')).toMatchObject({ deliverability: 'unknown' });
     const failing = createMailDomainLookup({ resolveMx: async () => { throw Object.assign(new Error('x'), { code: 'ESERVFAIL' }); }, resolve4: async () => [] });
-    expect(await judgeEmail('anna.schmidt@bakery.de', failing)).toEqual({ status: 'unknown', type: 'personal' });
+    expect(await createEmailVerifier({ mailHosts: failing })('anna.schmidt@bakery.de')).toMatchObject({ deliverability: 'unknown' });
   });
 });
 
@@ -72,9 +77,8 @@ describe('the MX check through node\'s resolver, against a name server on loopba
     const dns = await startLoopbackDns((domain) => (domain === 'bakery.de' ? ['mx1.bakery.de'] : undefined));
     try {
       const lookup = createMailDomainLookup(mailResolverFor([dns.address], 1000), { timeoutMs: 1000 });
-      expect(await lookup('bakery.de')).toBe('accepts');
-      expect(await lookup('no-such-domain.de')).toBe('refuses');
-      expect(await judgeEmail('anna.schmidt@bakery.de', lookup)).toEqual({ status: 'valid', type: 'personal' });
+      expect(await lookup('bakery.de')).toEqual({ status: 'accepts', hosts: ['mx1.bakery.de'] });
+      expect(await lookup('no-such-domain.de')).toEqual({ status: 'refuses' });
     } finally {
       await dns.close();
     }
@@ -83,7 +87,7 @@ describe('the MX check through node\'s resolver, against a name server on loopba
     try {
       const port = (silent.address() as { port: number }).port;
       const lookup = createMailDomainLookup(mailResolverFor([`127.0.0.1:${port}`], 200), { timeoutMs: 300 });
-      expect(await lookup('bakery.de')).toBe('unknown');
+      expect(await lookup('bakery.de')).toEqual({ status: 'unknown' });
     } finally {
       silent.close();
     }
