@@ -370,7 +370,7 @@ export const LeadActivityDay = Type.Object({
   leads: Type.Integer(),
   with_email: Type.Integer(),
   with_phone: Type.Integer(),
-  /** Delivered leads whose email the mail check found deliverable (`valid`). */
+  /** Delivered leads whose email the mail check found deliverable (`email_deliverability: deliverable`). */
   verified_email: Type.Integer(),
 });
 export type LeadActivityDay = Static<typeof LeadActivityDay>;
