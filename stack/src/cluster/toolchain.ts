@@ -58,6 +58,8 @@ interface GoTool {
   /** Build tags and linker flags. */
   tags?: string;
   ldflags?: string;
+  /** The cluster reads files of the module's source too (KEDA's CRDs and roles), not only the binaries. */
+  sourceRead?: boolean;
 }
 
 const kubernetesTool: GoTool = {
@@ -117,6 +119,7 @@ const kedaTool: GoTool = {
   // KEDA's own go.mod carries one replace and one exclude that a dependent module must repeat.
   extraGoMod: 'FROM_MODULE',
   env: { CGO_ENABLED: '0' },
+  sourceRead: true,
   ldflags: `-X github.com/kedacore/keda/v2/version.Version=${KEDA_VERSION.replace(/^v/, '')}`,
 };
 
@@ -219,8 +222,24 @@ export async function buildGoTool(name: GoToolName, options: { cacheDir?: string
   const log = options.log ?? ((line) => console.log(line));
   const tool = GO_TOOLS[name];
   const target = toolDir(name, cacheDir);
-  if (isBuilt(name, cacheDir)) return target;
-  if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) throw new MissingPrerequisite('Go (to build the cluster\'s programs)', 'apt-get install -y golang-go, or Go from go.dev');
+  const haveGo = () => {
+    if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) throw new MissingPrerequisite('Go (to build the cluster\'s programs)', 'apt-get install -y golang-go, or Go from go.dev');
+  };
+  if (isBuilt(name, cacheDir)) {
+    // A cache copied without its module cache has the binaries but not the source files the cluster reads.
+    if (tool.sourceRead && !fs.existsSync(moduleDir(name, cacheDir))) {
+      haveGo();
+      const work = fs.mkdtempSync(path.join(cacheDir, `.source-${tool.name}-`));
+      try {
+        fs.writeFileSync(path.join(work, 'go.mod'), `module leadforge.local/source/${tool.name}\n\ngo 1.24.0\n`);
+        await run('go', ['mod', 'download', `${tool.module}@${tool.version}`], { cwd: work, env: goEnv(cacheDir), log });
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+    }
+    return target;
+  }
+  haveGo();
 
   const env = { ...goEnv(cacheDir), ...tool.env };
   fs.mkdirSync(cacheDir, { recursive: true });
