@@ -100,7 +100,7 @@ describe.skipIf(why.length > 0)(`the product keeps its word: exports of what is 
       await stats.getByText(/median from search to results \(\d+ search(es)?, last 30 days\)/).waitFor();
       // The mail check is off here, so no email was judged: no accuracy figure, only what every email carries.
       expect(measured.emails_checked).toBe(0);
-      await stats.getByText('on every email: valid, risky, invalid or unknown').waitFor();
+      await stats.getByText('on every email: deliverable, undeliverable, accept all or unknown').waitFor();
       const text = await page.locator('body').innerText();
       expect(text).not.toContain('95%');
       expect(text).not.toContain('30-60');
