@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineLead } from './support/engineStandIn.ts';
-import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+import { completedSearch, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
 
 describe('GET /api/lead-activity: the dashboard charts of the signed-in user\'s own searches', () => {
   let t: LeadsUnderTest;
@@ -9,15 +9,7 @@ describe('GET /api/lead-activity: the dashboard charts of the signed-in user\'s 
   });
   afterAll(async () => t?.stop());
 
-  const search = async (user: string, leads: ReturnType<typeof engineLead>[]) => {
-    t.billing.setBalance(user, 50);
-    const started = await t.call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 10 }, t.auth.tokenFor(user));
-    expect(started.status).toBe(201);
-    await t.engine.waitForRequest(started.body.id);
-    if (leads.length) await t.engine.leads(started.body.id, leads);
-    await t.engine.finish(started.body.id, 'done');
-    await expect.poll(async () => (await t.call('GET', `/api/lead-searches/${started.body.id}`, undefined, t.auth.tokenFor(user))).body.status, { timeout: 10_000 }).not.toBe('running');
-  };
+  const search = (user: string, leads: ReturnType<typeof engineLead>[]) => completedSearch(t, user, leads);
   const activity = (user: string, query = '') => t.call('GET', `/api/lead-activity${query}`, undefined, t.auth.tokenFor(user));
   const today = () => new Date().toISOString().slice(0, 10);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measurePublicStats } from '../src/domain/publicStats.ts';
 import { engineLead } from './support/engineStandIn.ts';
-import { startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
+import { completedSearch, startLeadsUnderTest, type LeadsUnderTest } from './support/leadsUnderTest.ts';
 
 describe('the public figures the home page claims', () => {
   let t: LeadsUnderTest;
@@ -10,16 +10,7 @@ describe('the public figures the home page claims', () => {
   });
   afterAll(async () => t?.stop());
 
-  const search = async (user: string, leads: ReturnType<typeof engineLead>[]) => {
-    t.billing.setBalance(user, 50);
-    const started = await t.call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 10 }, t.auth.tokenFor(user));
-    expect(started.status).toBe(201);
-    await t.engine.waitForRequest(started.body.id);
-    if (leads.length) await t.engine.leads(started.body.id, leads);
-    await t.engine.finish(started.body.id, 'done');
-    await expect.poll(async () => (await t.call('GET', `/api/lead-searches/${started.body.id}`, undefined, t.auth.tokenFor(user))).body.status, { timeout: 10_000 }).not.toBe('running');
-    return started.body.id as string;
-  };
+  const search = (user: string, leads: ReturnType<typeof engineLead>[]) => completedSearch(t, user, leads);
 
   it('measures nothing before any search, and says so with nulls, to anyone without a token', async () => {
     const res = await t.call('GET', '/api/lead-stats');

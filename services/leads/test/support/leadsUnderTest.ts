@@ -1,9 +1,9 @@
 import { createMemoryBus } from '@leadforge/kit/events';
-import { startServiceForTest, type TestDatabaseKind } from '@leadforge/testing';
+import { startServiceForTest, waitFor, type TestDatabaseKind } from '@leadforge/testing';
 import type { RunningService } from '@leadforge/kit/service';
 import type { Bus } from '@leadforge/kit/events';
 import leadsService from '../../src/index.ts';
-import { startEngineStandIn, type EngineStandIn } from './engineStandIn.ts';
+import { startEngineStandIn, type EngineStandIn, type engineLead } from './engineStandIn.ts';
 import { startStandInAuth, type StandInAuth } from './standInAuth.ts';
 import { startStandInBilling, type StandInBilling } from './standInBilling.ts';
 
@@ -79,4 +79,19 @@ export async function startLeadsUnderTest(kind: TestDatabaseKind, env: NodeJS.Pr
       await around.close();
     },
   };
+}
+
+/**
+ * A search of `user`'s (given a balance of 50 credits) whose engine delivers `leads` and finishes; answers
+ * its id once the service has settled it.
+ */
+export async function completedSearch(t: LeadsUnderTest, user: string, leads: ReturnType<typeof engineLead>[]): Promise<string> {
+  t.billing.setBalance(user, 50);
+  const started = await t.call('POST', '/api/lead-searches', { industry: 'Dentists', location: 'Springfield', quantity: 10 }, t.auth.tokenFor(user));
+  if (started.status !== 201) throw new Error(`search start: ${started.status} ${JSON.stringify(started.body)}`);
+  await t.engine.waitForRequest(started.body.id);
+  if (leads.length) await t.engine.leads(started.body.id, leads);
+  await t.engine.finish(started.body.id, 'done');
+  await waitFor(async () => (await t.call('GET', `/api/lead-searches/${started.body.id}`, undefined, t.auth.tokenFor(user))).body.status, { until: (status) => status !== 'running', timeoutMs: 10_000, what: 'the search to settle' });
+  return started.body.id as string;
 }
