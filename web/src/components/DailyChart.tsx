@@ -81,7 +81,7 @@ export function DailyTable<D extends { date: string }>({ caption, days, columns,
         // On a phone the table scrolls sideways inside itself; a keyboard user reaches it with Tab to scroll it.
         <div className="daily-table-scroll" tabIndex={0} role="region" aria-label={`${caption}, scrolls sideways`}>
           <table>
-            <caption className="daily-table-caption">{caption}, days with any activity, newest first</caption>
+            <caption className="visually-hidden">{caption}, days with any activity, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Day</th>
